@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { qBool, Timestamp, Uuid } from '../common.js';
+import { EffectiveRoutingSchema, RoutingModeSchema } from './ai-provider.js';
+
+/**
+ * Voice-agent platforms an integration may connect (their calls and recordings); the field
+ * stays a string so new platforms need no contract change.
+ */
+export const KNOWN_INTEGRATION_PLATFORMS = [
+  'vapi',
+  'retell',
+  'elevenlabs',
+  'bland',
+  'livekit',
+  'twilio',
+] as const;
+
+/**
+ * An organization's stored credential for a voice-agent or telephony platform. The secret key
+ * is write-only (stored encrypted, never returned); `public_key` is not a secret and is echoed.
+ */
+export const IntegrationSchema = z.object({
+  id: Uuid,
+  organization_id: Uuid,
+  /** Platform identifier, lower-case (see `KNOWN_INTEGRATION_PLATFORMS`). */
+  platform: z.string(),
+  name: z.string(),
+  /** The platform's public (publishable) key; null when the platform has none. */
+  public_key: z.string().nullable(),
+  is_active: z.boolean(),
+  /** The organization's default integration for this platform (one per platform). */
+  is_default: z.boolean(),
+  /** Routing of LLM calls made on behalf of this integration; see AIProvider routing. */
+  routing_mode: RoutingModeSchema,
+  effective_routing: EffectiveRoutingSchema,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  /** Null until the integration's credentials are verified. */
+  last_tested_at: Timestamp.nullable(),
+});
+export type Integration = z.infer<typeof IntegrationSchema>;
+
+const NAME = z.string().trim().min(1).max(200);
+const SECRET = z.string().trim().min(1).max(4096);
+
+/** Create an integration: `platform`, `name` and the write-only `secret_key` are required. */
+export const IntegrationCreateBodySchema = z.object({
+  platform: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, 'Expected a lower-case platform identifier'),
+  name: NAME,
+  /** Write-only platform secret; stored encrypted and never returned. */
+  secret_key: SECRET,
+  public_key: z.string().trim().min(1).max(4096).nullable().optional(),
+  is_active: z.boolean().optional(),
+  is_default: z.boolean().optional(),
+  routing_mode: RoutingModeSchema.optional(),
+});
+export type IntegrationCreateBody = z.infer<typeof IntegrationCreateBodySchema>;
+
+/** Update: every field optional; `platform` is fixed at creation; `secret_key` replaces the secret. */
+export const IntegrationUpdateBodySchema = z
+  .object({
+    name: NAME,
+    secret_key: SECRET,
+    public_key: z.string().trim().min(1).max(4096).nullable(),
+    is_active: z.boolean(),
+    is_default: z.boolean(),
+    routing_mode: RoutingModeSchema,
+  })
+  .partial();
+export type IntegrationUpdateBody = z.infer<typeof IntegrationUpdateBodySchema>;
+
+export const IntegrationListQuerySchema = z.object({
+  platform: z.string().max(64).optional(),
+  is_active: qBool.optional(),
+});

@@ -1,0 +1,56 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { IdParam, PageQuerySchema, pageOf } from '../common.js';
+import {
+  IntegrationCreateBodySchema,
+  IntegrationListQuerySchema,
+  IntegrationSchema,
+  IntegrationUpdateBodySchema,
+} from '../resources/integration.js';
+
+const c = initContract();
+const integrationId = z.object({ integration_id: IdParam });
+const ADMIN = { minRole: 'ADMIN' } as const;
+
+export const integrations = c.router({
+  list: {
+    method: 'GET',
+    path: '/api/v1/integrations',
+    query: PageQuerySchema.merge(IntegrationListQuerySchema),
+    responses: { 200: pageOf(IntegrationSchema) },
+    summary: "List the organization's platform integrations",
+  },
+  create: {
+    method: 'POST',
+    path: '/api/v1/integrations',
+    body: IntegrationCreateBodySchema,
+    responses: { 201: IntegrationSchema },
+    metadata: ADMIN,
+    summary: 'Connect a voice-agent or telephony platform',
+  },
+  get: {
+    method: 'GET',
+    path: '/api/v1/integrations/:integration_id',
+    pathParams: integrationId,
+    responses: { 200: IntegrationSchema },
+    summary: 'Get an integration (READER or above)',
+  },
+  update: {
+    method: 'PATCH',
+    path: '/api/v1/integrations/:integration_id',
+    pathParams: integrationId,
+    body: IntegrationUpdateBodySchema,
+    responses: { 200: IntegrationSchema },
+    metadata: ADMIN,
+    summary: 'Update an integration or replace its secret',
+  },
+  delete: {
+    method: 'DELETE',
+    path: '/api/v1/integrations/:integration_id',
+    pathParams: integrationId,
+    body: c.noBody(),
+    responses: { 204: c.noBody() },
+    metadata: ADMIN,
+    summary: 'Delete an integration',
+  },
+});

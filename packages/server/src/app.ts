@@ -1,0 +1,63 @@
+import type { AppRouter } from '@ts-rest/core';
+import { createExpressEndpoints, type TsRestExpressOptions } from '@ts-rest/express';
+import { contract } from '@voice-eval/contract';
+import cors from 'cors';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import qs from 'qs';
+import type { Deps } from './deps.js';
+import { authenticate } from './http/authenticate.js';
+import { docsRouter } from './http/docs.js';
+import { idempotency } from './http/idempotency.js';
+import { requestLogger } from './http/logging.js';
+import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/problem.js';
+import { authRateLimit, RATE_LIMITED_PATHS } from './http/rate-limit.js';
+import { requestId } from './http/request-id.js';
+import { apiKeyRoutes } from './modules/api-keys/routes.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { invitationRoutes } from './modules/invitations/routes.js';
+import { workspaceRoutes } from './modules/workspaces/routes.js';
+
+/** Headers a browser client may read. */
+const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Deprecation', 'Link', 'Idempotent-Replayed'];
+
+/**
+ * The voice-eval Express app: every contract route, the docs page, and problem+json for every
+ * error. A host app can mount it beside its own routes (`host.use(app)`).
+ */
+export const createApp = (deps: Deps): Express => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  // qs turns more than 20 indexed values into an object; allow long id lists (STACK-NOTES 2.6 #3)
+  app.set('query parser', (query: string) => qs.parse(query, { arrayLimit: 1000, depth: 5 }));
+
+  app.use(requestId);
+  app.use(requestLogger(deps.logger));
+  app.use(helmet());
+  app.use(cors({ origin: deps.config.corsOrigins, exposedHeaders: EXPOSED_HEADERS, maxAge: 600 }));
+  app.use(docsRouter());
+  app.use(RATE_LIMITED_PATHS, authRateLimit(deps));
+  app.use(
+    express.json({ limit: deps.config.jsonBodyLimitBytes, type: ['application/json', 'application/*+json'] }),
+  );
+
+  const options = {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: deps.config.nodeEnv !== 'production',
+    globalMiddleware: [authenticate(deps), idempotency(deps)],
+    requestValidationErrorHandler,
+  };
+  // ts-rest types each middleware by the route it serves; ours serve every route
+  const mount = <T extends AppRouter>(schema: T, router: Parameters<typeof createExpressEndpoints<T>>[1]) =>
+    createExpressEndpoints(schema, router, app, options as unknown as TsRestExpressOptions<T>);
+  mount(contract.auth, authRoutes(deps));
+  mount(contract.workspaces, workspaceRoutes(deps));
+  mount(contract.apiKeys, apiKeyRoutes(deps));
+  mount(contract.invitations, invitationRoutes(deps));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+};

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const csv = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean),
+);
+
+const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Everything the server reads from options and environment, validated once at start. */
+export const ConfigSchema = z.object({
+  nodeEnv: z.enum(['development', 'test', 'production']).default('development'),
+  port: z.coerce.number().int().min(0).max(65_535).default(3000),
+  /** Postgres connection string; when absent the embedded PGlite database in `dataDir` is used. */
+  databaseUrl: z.string().url().optional(),
+  /** Folder for the embedded database, generated secrets and blobs. @default ./.voice-eval */
+  dataDir: z.string().min(1).default('./.voice-eval'),
+  /** HS256 key for access tokens: at least 32 characters. */
+  jwtSecret: z.string().min(32, 'must be at least 32 characters'),
+  /** AES-256-GCM key for secrets at rest: 32 bytes, base64 or 64 hex characters. */
+  encryptionKey: z.string().min(1),
+  /** Access token lifetime in seconds. @default 900 */
+  accessTokenTtlSeconds: int(900),
+  /** Refresh token lifetime in seconds. @default 2592000 (30 days) */
+  refreshTokenTtlSeconds: int(30 * 24 * 3600),
+  /** Origins allowed by CORS; empty allows none (same-origin only). */
+  corsOrigins: z.union([z.array(z.string()), csv]).default([]),
+  /** Largest JSON body accepted, in bytes. @default 1048576 */
+  jsonBodyLimitBytes: int(1024 * 1024),
+  /** Largest uploaded file, in bytes. @default 104857600 (100 MiB) */
+  uploadLimitBytes: int(100 * 1024 * 1024),
+  /** Express `trust proxy` setting: false, true, a hop count, or a comma-separated list of subnets. */
+  trustProxy: z.union([z.boolean(), z.number(), z.string()]).default(false),
+  signupEnabled: z.boolean().default(true),
+  /** Requests per minute per client IP on login, signup and refresh. @default 20 */
+  authRateLimitPerMinute: int(20),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+const ENV_KEYS: Record<string, keyof ConfigInput> = {
+  NODE_ENV: 'nodeEnv',
+  PORT: 'port',
+  DATABASE_URL: 'databaseUrl',
+  VOICE_EVAL_DATA_DIR: 'dataDir',
+  VOICE_EVAL_JWT_SECRET: 'jwtSecret',
+  VOICE_EVAL_ENCRYPTION_KEY: 'encryptionKey',
+  VOICE_EVAL_ACCESS_TOKEN_TTL_SECONDS: 'accessTokenTtlSeconds',
+  VOICE_EVAL_REFRESH_TOKEN_TTL_SECONDS: 'refreshTokenTtlSeconds',
+  VOICE_EVAL_CORS_ORIGINS: 'corsOrigins',
+  VOICE_EVAL_JSON_BODY_LIMIT_BYTES: 'jsonBodyLimitBytes',
+  VOICE_EVAL_UPLOAD_LIMIT_BYTES: 'uploadLimitBytes',
+  VOICE_EVAL_TRUST_PROXY: 'trustProxy',
+  VOICE_EVAL_LOG_LEVEL: 'logLevel',
+};
+
+const fromEnv = (env: NodeJS.ProcessEnv): Partial<ConfigInput> => {
+  const out: Record<string, unknown> = {};
+  for (const [name, key] of Object.entries(ENV_KEYS)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') out[key] = value;
+  }
+  if (env.VOICE_EVAL_SIGNUP_ENABLED) out.signupEnabled = env.VOICE_EVAL_SIGNUP_ENABLED === 'true';
+  return out as Partial<ConfigInput>;
+};
+
+/** Thrown when the configuration is invalid; the message lists every problem. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Reads a secret kept in the data folder, creating it on first use. Only for the embedded
+ * default: in production the secrets must be given explicitly.
+ */
+const dataDirSecret = (dataDir: string, file: string): string => {
+  const path = join(dataDir, file);
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64');
+  writeFileSync(path, `${secret}\n`, { mode: 0o600 });
+  return secret;
+};
+
+/**
+ * Builds the configuration from explicit options over environment variables. Fails fast with a
+ * readable message. Outside production, missing secrets are generated once and kept in the data folder.
+ */
+export const loadConfig = (
+  options: Partial<ConfigInput> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Config => {
+  const input: Partial<ConfigInput> = { ...fromEnv(env), ...definedOnly(options) };
+  const production = (input.nodeEnv ?? 'development') === 'production';
+  const dataDir = resolve(input.dataDir ?? './.voice-eval');
+  if (!production) {
+    input.jwtSecret ??= dataDirSecret(dataDir, 'jwt-secret');
+    input.encryptionKey ??= dataDirSecret(dataDir, 'encryption-key');
+  }
+  const parsed = ConfigSchema.safeParse({ ...input, dataDir });
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || 'config'}: ${i.message}`);
+    throw new ConfigError(`Invalid voice-eval configuration:\n${lines.join('\n')}`);
+  }
+  const key = decodeKey(parsed.data.encryptionKey);
+  if (key.length !== 32) {
+    throw new ConfigError('Invalid voice-eval configuration:\n  - encryptionKey: must decode to 32 bytes');
+  }
+  return parsed.data;
+};
+
+/** The 32-byte encryption key from its hex or base64 form. */
+export const decodeKey = (value: string): Buffer =>
+  /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
+
+const definedOnly = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

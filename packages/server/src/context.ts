@@ -1,0 +1,41 @@
+import type { OrganizationPlan, Role } from '@voice-eval/contract';
+import { ApiError } from './errors.js';
+
+/** Who is calling: an interactive user (bearer token) or an organization API key. */
+export type Principal =
+  | { kind: 'user'; userId: string; email: string }
+  | { kind: 'api_key'; apiKeyId: string; name: string; prefix: string };
+
+/** What every service function receives: the caller, and the organization and workspace it acts in. */
+export type RequestContext = {
+  principal: Principal;
+  organizationId: string;
+  plan: OrganizationPlan;
+  role: Role;
+  workspaceId: string;
+  requestId: string;
+};
+
+/** Higher ranks include every right of the lower ones. */
+export const ROLE_RANK: Record<Role, number> = { READER: 0, MEMBER: 1, ADMIN: 2, OWNER: 3 };
+
+export const hasRole = (role: Role, minimum: Role): boolean => ROLE_RANK[role] >= ROLE_RANK[minimum];
+
+/** The user id or the API key's creator, as recorded in `created_by` columns. */
+export const actorLabel = (ctx: RequestContext): string =>
+  ctx.principal.kind === 'user' ? ctx.principal.email : `api_key:${ctx.principal.prefix}`;
+
+/** The context `http/authenticate.ts` resolved for this request; routes of authenticated endpoints call it. */
+export const contextOf = (req: { ctx?: RequestContext }): RequestContext => {
+  if (!req.ctx) throw new ApiError('unauthenticated', 'Send a bearer token or an API key.');
+  return req.ctx;
+};
+
+declare global {
+  namespace Express {
+    interface Request {
+      /** Set by `http/authenticate.ts` on every non-public route. */
+      ctx?: RequestContext;
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '@voice-eval/contract';
+import { contextOf } from '../../context.js';
+import type { Deps } from '../../deps.js';
+import * as service from './service.js';
+
+const s = initServer();
+
+export const invitationRoutes = (deps: Deps) =>
+  s.router(contract.invitations, {
+    create: async ({ body, req }) => ({
+      status: 201,
+      body: await service.createInvitation(deps, contextOf(req), body),
+    }),
+    accept: async ({ body }) => ({ status: 200, body: await service.acceptInvitation(deps, body) }),
+  });

@@ -1,0 +1,184 @@
+import { type CapabilityRegistry, createCapabilityRegistry, parseCapabilityEntries } from './capabilities.js';
+import type { DefaultEndpointConfig, DefaultProviderConfig } from './default-config.js';
+import { NOOP_LOGGER, type ProviderLogger } from './logger.js';
+import { OpenAiCompatibleProvider } from './openai-compatible-provider.js';
+import { type ProviderFailure, providerFailure } from './provider-result.js';
+import type { RetryPolicy } from './retry-policy.js';
+import {
+  type AiProviderRecord,
+  type ResolvedRouting,
+  resolveRouting,
+  SUPPORTED_GATEWAY_INTERFACES,
+} from './routing.js';
+import type { AiProvider, UsageHook } from './types.js';
+
+/** Options of {@link createProviderGateway}. */
+export interface ProviderGatewayOptions {
+  /** The server default provider, used when an organization has no active AIProvider row. */
+  defaults?: DefaultProviderConfig | null;
+  logger?: ProviderLogger;
+  /** @default globalThis.fetch, resolved at call time */
+  fetch?: typeof fetch;
+  /** Where gateway secrets are read. @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Which env vars rows may name as gateway secrets. @default names starting with `VOICE_EVAL_GATEWAY_` */
+  isSecretEnvAllowed?: (name: string) => boolean;
+  /**
+   * Refuses organization endpoints the server must not call (private networks in a SaaS).
+   * @default every URL allowed
+   */
+  isUrlAllowed?: (url: URL) => boolean;
+  /** Caps each HTTP attempt, in milliseconds. @default 60000 */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** Receives the usage of every call made through the gateway. */
+  onUsage?: UsageHook;
+}
+
+/** What a provider is picked for: the server default has separate LLM and STT endpoints. */
+export type ProviderPurpose = 'chat' | 'stt';
+
+/** A usable provider and where it came from. */
+export interface ProviderSelected {
+  ok: true;
+  provider: AiProvider;
+  source: 'organization' | 'server_default';
+  /** The AIProvider row's id, when the provider came from one that has it. */
+  record_id: string | null;
+}
+
+/** The provider to use, or `ai_provider_not_configured`. */
+export type ProviderSelection = ProviderSelected | ProviderFailure;
+
+/** Picks and builds providers for organizations. */
+export interface ProviderGateway {
+  /**
+   * The provider for an organization's AIProvider rows: among active rows (of `provider` when
+   * given) the default one, else the first; with none, the server default; else the typed
+   * error `ai_provider_not_configured`.
+   */
+  forOrganization(
+    records: readonly AiProviderRecord[],
+    options?: { provider?: string | null; purpose?: ProviderPurpose },
+  ): ProviderSelection;
+  /** The provider of one row, active or not (for the "test provider" action). */
+  forRecord(record: AiProviderRecord): ProviderSelection;
+  /** The registry under the server config's capability entries. */
+  readonly capabilities: CapabilityRegistry;
+}
+
+const notConfigured = (message: string, provider: string | null = null) =>
+  providerFailure('ai_provider_not_configured', message, { provider });
+
+function pickRecord(records: readonly AiProviderRecord[], provider: string | null | undefined) {
+  const wanted = provider?.trim().toLowerCase();
+  const candidates = records.filter(
+    (r) => r.is_active && (!wanted || r.provider.trim().toLowerCase() === wanted),
+  );
+  return candidates.find((r) => r.is_default) ?? candidates[0] ?? null;
+}
+
+/** Default models from `gateway_model` and `enabled_models`: the first STT-capable one for STT, else chat. */
+function defaultModels(record: AiProviderRecord, registry: CapabilityRegistry) {
+  const entries = record.enabled_models ?? [];
+  const plain = entries
+    .filter((entry) => !/^-?(audio|stt):/i.test(entry.trim()))
+    .map((entry) => entry.trim());
+  const sttGrants = parseCapabilityEntries(entries).grant.stt.filter((model) => !model.endsWith('*'));
+  const sttModel = [...plain, ...sttGrants].find((model) =>
+    registry.doesSpeechToText(record.provider, model),
+  );
+  const chatModel = plain.find((model) => !registry.doesSpeechToText(record.provider, model));
+  return { chatModel: record.gateway_model?.trim() || chatModel || null, sttModel: sttModel ?? null };
+}
+
+function routingProblem(routing: ResolvedRouting, options: ProviderGatewayOptions): string | null {
+  if (!(SUPPORTED_GATEWAY_INTERFACES as readonly string[]).includes(routing.effective_gateway_interface)) {
+    return `gateway interface ${routing.effective_gateway_interface} is not supported`;
+  }
+  if (routing.gateway_auth_secret_status === 'missing')
+    return 'the gateway secret environment variable is not set';
+  if (routing.gateway_auth_secret_status === 'not_allowed')
+    return 'the gateway secret environment variable is not allowed';
+  if (!routing.base_url)
+    return `no ${routing.effective_routing === 'gateway' ? 'gateway_base_url' : 'endpoint_url'} is set`;
+  let url: URL;
+  try {
+    url = new URL(routing.base_url);
+  } catch {
+    return 'the provider URL is not a valid URL';
+  }
+  if (!/^https?:$/.test(url.protocol)) return 'the provider URL must be http or https';
+  if (options.isUrlAllowed && !options.isUrlAllowed(url))
+    return 'the provider URL is not allowed by the server';
+  return null;
+}
+
+/** Creates the gateway the server reaches providers through (`Deps.providers`). */
+export function createProviderGateway(options: ProviderGatewayOptions = {}): ProviderGateway {
+  const logger = options.logger ?? NOOP_LOGGER;
+  const capabilities = createCapabilityRegistry(options.defaults?.capabilities ?? []);
+  const shared = {
+    logger,
+    fetch: options.fetch,
+    timeoutMs: options.timeoutMs,
+    retry: options.retry,
+    onUsage: options.onUsage,
+  };
+
+  const forRecord = (record: AiProviderRecord): ProviderSelection => {
+    const routing = resolveRouting(record, {
+      env: options.env,
+      isSecretEnvAllowed: options.isSecretEnvAllowed,
+    });
+    const problem = routingProblem(routing, options);
+    if (problem || !routing.base_url) return notConfigured(problem ?? 'no provider URL', record.provider);
+    const registry = capabilities.withOverrides(record.enabled_models);
+    const provider = new OpenAiCompatibleProvider({
+      ...shared,
+      ...defaultModels(record, registry),
+      name: record.provider,
+      baseUrl: routing.base_url,
+      headers: routing.headers,
+      capabilities: registry,
+      secrets: routing.secrets,
+    });
+    const host = new URL(routing.base_url).host;
+    logger.debug(
+      { provider: record.provider, routing: routing.effective_routing, host },
+      'ai:provider_selected',
+    );
+    return { ok: true, provider, source: 'organization', record_id: record.id ?? null };
+  };
+
+  const serverDefault = (endpoint: DefaultEndpointConfig, purpose: ProviderPurpose): ProviderSelection => {
+    const models = purpose === 'stt' ? { sttModel: endpoint.model } : { chatModel: endpoint.model };
+    const provider = new OpenAiCompatibleProvider({
+      ...shared,
+      ...models,
+      name: 'default',
+      baseUrl: endpoint.baseUrl,
+      apiKey: endpoint.apiKey,
+      capabilities,
+    });
+    return { ok: true, provider, source: 'server_default', record_id: null };
+  };
+
+  return {
+    capabilities,
+    forRecord,
+    forOrganization(records, selection = {}) {
+      const purpose = selection.purpose ?? 'chat';
+      const record = selection.provider === 'default' ? null : pickRecord(records, selection.provider);
+      if (record) return forRecord(record);
+      const endpoint = purpose === 'stt' ? options.defaults?.stt : options.defaults?.llm;
+      if (endpoint) return serverDefault(endpoint, purpose);
+      const what = selection.provider
+        ? `no active AI provider ${selection.provider}`
+        : 'no active AI provider';
+      return notConfigured(
+        `${what} and no server default for ${purpose === 'stt' ? 'speech to text' : 'chat'}`,
+      );
+    },
+  };
+}

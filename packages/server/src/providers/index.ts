@@ -1,0 +1,52 @@
+/**
+ * AI providers: one interface ({@link AiProvider}) for structured-output chat (optionally with
+ * audio) and speech to text, an OpenAI-compatible adapter, a capability registry, routing from
+ * AIProvider rows, and a gateway that picks an organization's provider or the server default.
+ * Every call returns a {@link ProviderResult}; expected failures are values.
+ */
+export { CallBudget } from './call-budget.js';
+export type { Capability, CapabilityRegistry } from './capabilities.js';
+export { createCapabilityRegistry, parseCapabilityEntries } from './capabilities.js';
+export type { DefaultEndpointConfig, DefaultProviderConfig } from './default-config.js';
+export { readDefaultProviderConfig } from './default-config.js';
+export type {
+  ProviderGateway,
+  ProviderGatewayOptions,
+  ProviderPurpose,
+  ProviderSelected,
+  ProviderSelection,
+} from './gateway.js';
+export { createProviderGateway } from './gateway.js';
+export type { ProviderLogFn, ProviderLogger } from './logger.js';
+export { NOOP_LOGGER } from './logger.js';
+export type { OpenAiCompatibleProviderOptions } from './openai-compatible-provider.js';
+export { DEFAULT_TIMEOUT_MS, OpenAiCompatibleProvider } from './openai-compatible-provider.js';
+export * from './prompts/index.js';
+export type {
+  ProviderError,
+  ProviderErrorCode,
+  ProviderFailure,
+  ProviderResult,
+  ProviderSuccess,
+  Usage,
+} from './provider-result.js';
+export { PROVIDER_ERROR_CODES, providerFailure, ZERO_USAGE } from './provider-result.js';
+export type { RetryPolicy } from './retry-policy.js';
+export { DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry-policy.js';
+export type { AiProviderRecord, GatewaySecretStatus, ResolvedRouting, RoutingOptions } from './routing.js';
+export { ROUTING_MODES, resolveRouting, SUPPORTED_GATEWAY_INTERFACES } from './routing.js';
+export type {
+  AiProvider,
+  AudioFormat,
+  AudioInput,
+  CallOptions,
+  ChatOutput,
+  ChatRequest,
+  ListedModel,
+  PromptRef,
+  TranscriptionOutput,
+  TranscriptionRequest,
+  UsageEvent,
+  UsageHook,
+} from './types.js';
+export { AUDIO_FORMATS } from './types.js';

@@ -1,0 +1,223 @@
+import type { CallBudget } from './call-budget.js';
+import { type CapabilityRegistry, createCapabilityRegistry } from './capabilities.js';
+import { buildChatBody, isResponseFormatRejection, parseChatReply, usageOf } from './chat-completion.js';
+import type { TransportConfig, TransportOutcome, TransportRequest } from './http-transport.js';
+import { sendRequest } from './http-transport.js';
+import { jsonSchemaOf } from './json-schema.js';
+import { NOOP_LOGGER, type ProviderLogger } from './logger.js';
+import {
+  type ProviderErrorCode,
+  type ProviderResult,
+  providerFailure,
+  type Usage,
+  ZERO_USAGE,
+} from './provider-result.js';
+import { secretsOf } from './redact.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
+import { transcriptionForm, transcriptionOutputOf } from './transcription.js';
+import type {
+  AiProvider,
+  CallOptions,
+  ChatOutput,
+  ChatRequest,
+  ListedModel,
+  TranscriptionOutput,
+  TranscriptionRequest,
+  UsageEvent,
+  UsageHook,
+} from './types.js';
+
+/** Options of {@link OpenAiCompatibleProvider}. */
+export interface OpenAiCompatibleProviderOptions {
+  /** The AIProvider's `provider` value; capability rules are looked up under it. */
+  name: string;
+  /** The API root, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>` unless `headers` sets Authorization. */
+  apiKey?: string | null;
+  /** Extra headers on every request (gateway auth, tenant headers). */
+  headers?: Readonly<Record<string, string>>;
+  /** The chat model used when a request names none. */
+  chatModel?: string | null;
+  /** The speech-to-text model used when a request names none. */
+  sttModel?: string | null;
+  /** @default the built-in rules */
+  capabilities?: CapabilityRegistry;
+  logger?: ProviderLogger;
+  /** @default globalThis.fetch, resolved at call time */
+  fetch?: typeof fetch;
+  /** Caps each HTTP attempt, in milliseconds. @default 60000 */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  onUsage?: UsageHook;
+  /** More strings to keep out of logs and error messages. */
+  secrets?: readonly string[];
+}
+
+/** The default per-attempt timeout, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * An {@link AiProvider} over the OpenAI wire format (`/chat/completions`,
+ * `/audio/transcriptions`, `/models`), for OpenAI, Groq, OpenRouter, Together, vLLM, Ollama
+ * and LiteLLM-style gateways alike.
+ */
+export class OpenAiCompatibleProvider implements AiProvider {
+  readonly name: string;
+  readonly #options: OpenAiCompatibleProviderOptions;
+  readonly #transport: TransportConfig;
+  readonly #capabilities: CapabilityRegistry;
+  /** Models whose server rejected json_schema once; they get json_object straight away. */
+  readonly #jsonSchemaRejected = new Set<string>();
+
+  constructor(options: OpenAiCompatibleProviderOptions) {
+    this.name = options.name;
+    this.#options = options;
+    this.#capabilities = options.capabilities ?? createCapabilityRegistry();
+    const headers: Record<string, string> = {};
+    if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
+    Object.assign(headers, options.headers);
+    this.#transport = {
+      provider: options.name,
+      baseUrl: options.baseUrl,
+      headers,
+      secrets: secretsOf(headers, [...(options.secrets ?? []), ...(options.apiKey ? [options.apiKey] : [])]),
+      fetch: (input, init) => (options.fetch ?? globalThis.fetch)(input, init),
+      logger: options.logger ?? NOOP_LOGGER,
+      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    };
+  }
+
+  /** Structured-output chat; audio only for models the capability registry says accept it. */
+  async chat<T>(request: ChatRequest<T>, options: CallOptions = {}): Promise<ProviderResult<ChatOutput<T>>> {
+    const model = request.model ?? this.#options.chatModel ?? null;
+    if (!model) return this.#failure('ai_provider_not_configured', 'no chat model is configured', null);
+    if (request.audio && !this.#capabilities.acceptsAudio(this.name, model)) {
+      return this.#failure('provider_audio_unsupported', `model ${model} does not accept audio input`, model);
+    }
+    const refused = this.#consume(options.budget, model);
+    if (refused) return refused;
+    const started = Date.now();
+    const schema = jsonSchemaOf(request.schema);
+    let mode: 'json_schema' | 'json_object' = this.#jsonSchemaRejected.has(model)
+      ? 'json_object'
+      : 'json_schema';
+    const send = () =>
+      this.#send(
+        { method: 'POST', path: '/chat/completions', model, ...options },
+        {
+          json: buildChatBody(request, model, mode, schema),
+        },
+      );
+    let outcome = await send();
+    let attempts = outcome.attempts;
+    if (
+      !outcome.ok &&
+      mode === 'json_schema' &&
+      isResponseFormatRejection(outcome.error.status, outcome.bodyText)
+    ) {
+      this.#transport.logger.info({ provider: this.name, model }, 'ai:json_schema_fallback');
+      this.#jsonSchemaRejected.add(model);
+      mode = 'json_object';
+      outcome = await send();
+      attempts += outcome.attempts;
+    }
+    if (!outcome.ok) return { ok: false, error: outcome.error };
+    const usage = usageOf(outcome.body);
+    const event = { kind: 'chat', model, usage, prompt: request.prompt ?? null, attempts } as const;
+    await this.#report({ ...event, provider: this.name, duration_ms: Date.now() - started }, options.onUsage);
+    const reply = parseChatReply(outcome.body, request.schema);
+    if (!reply.ok) {
+      this.#transport.logger.warn({ provider: this.name, model, message: reply.message }, 'ai:invalid_reply');
+      return this.#failure('invalid_provider_response', reply.message, model);
+    }
+    return this.#success(
+      { data: reply.data, model: reply.model ?? model, response_format: mode },
+      usage,
+      model,
+    );
+  }
+
+  /** Speech to text through `/audio/transcriptions` (multipart), for models that do it. */
+  async transcribe(
+    request: TranscriptionRequest,
+    options: CallOptions = {},
+  ): Promise<ProviderResult<TranscriptionOutput>> {
+    const model = request.model ?? this.#options.sttModel ?? null;
+    if (!model)
+      return this.#failure('ai_provider_not_configured', 'no speech-to-text model is configured', null);
+    if (!this.#capabilities.doesSpeechToText(this.name, model)) {
+      return this.#failure('provider_audio_unsupported', `model ${model} does not do speech to text`, model);
+    }
+    const refused = this.#consume(options.budget, model);
+    if (refused) return refused;
+    const started = Date.now();
+    const outcome = await this.#send(
+      { method: 'POST', path: '/audio/transcriptions', model, ...options },
+      { form: transcriptionForm(request, model) },
+    );
+    if (!outcome.ok) return { ok: false, error: outcome.error };
+    const usage = usageOf(outcome.body);
+    const event = { kind: 'transcription', model, usage, prompt: null, attempts: outcome.attempts } as const;
+    await this.#report({ ...event, provider: this.name, duration_ms: Date.now() - started }, options.onUsage);
+    const output = transcriptionOutputOf(outcome.body);
+    if (!output) return this.#failure('invalid_provider_response', 'transcription reply has no text', model);
+    return this.#success(output, usage, model);
+  }
+
+  /** Lists the provider's models (`GET /models`): the cheapest way to test credentials. */
+  async listModels(
+    options: Pick<CallOptions, 'timeoutMs' | 'signal'> = {},
+  ): Promise<ProviderResult<ListedModel[]>> {
+    const outcome = await this.#send({ method: 'GET', path: '/models', model: null, ...options }, {});
+    if (!outcome.ok) return { ok: false, error: outcome.error };
+    const data = (outcome.body as { data?: unknown } | null)?.data;
+    if (!Array.isArray(data))
+      return this.#failure('invalid_provider_response', 'models reply has no data array', null);
+    const models = data
+      .filter((item): item is { id: string; owned_by?: unknown } => typeof item?.id === 'string')
+      .map((item) => ({ id: item.id, owned_by: typeof item.owned_by === 'string' ? item.owned_by : null }));
+    return this.#success(models, { ...ZERO_USAGE }, null);
+  }
+
+  #send(
+    base: Pick<TransportRequest, 'method' | 'path' | 'model'> & Pick<CallOptions, 'timeoutMs' | 'signal'>,
+    body: Pick<TransportRequest, 'json' | 'form'>,
+  ): Promise<TransportOutcome> {
+    const { method, path, model, timeoutMs, signal } = base;
+    return sendRequest(this.#transport, { method, path, model, timeoutMs, signal, ...body });
+  }
+
+  #consume(budget: CallBudget | undefined, model: string) {
+    if (!budget || budget.tryConsume()) return null;
+    return this.#failure(
+      'budget_exhausted',
+      `the job's budget of ${budget.maxCalls} calls is used up`,
+      model,
+    );
+  }
+
+  async #report(event: UsageEvent, perCall: UsageHook | undefined): Promise<void> {
+    for (const hook of [this.#options.onUsage, perCall]) {
+      if (!hook) continue;
+      try {
+        await hook(event);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.#transport.logger.warn(
+          { provider: this.name, model: event.model, message },
+          'ai:usage_hook_failed',
+        );
+      }
+    }
+  }
+
+  #success<T>(value: T, usage: Usage, model: string | null): ProviderResult<T> {
+    return { ok: true, value, usage, provider: this.name, model };
+  }
+
+  #failure(code: ProviderErrorCode, message: string, model: string | null) {
+    return providerFailure(code, message, { provider: this.name, model });
+  }
+}

@@ -1,0 +1,40 @@
+import type { AudioFormat, TranscriptionOutput, TranscriptionRequest } from './types.js';
+
+/** The `/audio/transcriptions` wire format: the multipart upload and the JSON reply. */
+
+const MIME_TYPES: Readonly<Record<AudioFormat, string>> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  flac: 'audio/flac',
+  m4a: 'audio/mp4',
+  ogg: 'audio/ogg',
+  webm: 'audio/webm',
+  aac: 'audio/aac',
+  aiff: 'audio/aiff',
+  opus: 'audio/ogg',
+};
+
+/** The multipart body: `file`, `model`, `response_format=json`, and the optional hints. */
+export function transcriptionForm(request: TranscriptionRequest, model: string): FormData {
+  const form = new FormData();
+  const { data, format } = request.audio;
+  // A copy: Blob wants ArrayBuffer-backed bytes, and the input may view a SharedArrayBuffer.
+  const blob = new Blob([new Uint8Array(data)], { type: MIME_TYPES[format] });
+  form.append('file', blob, request.audio.filename ?? `audio.${format}`);
+  form.append('model', model);
+  form.append('response_format', 'json');
+  if (request.language) form.append('language', request.language);
+  if (request.prompt) form.append('prompt', request.prompt);
+  return form;
+}
+
+/** The transcription in a reply, or null when it has no `text`. */
+export function transcriptionOutputOf(body: unknown): TranscriptionOutput | null {
+  const reply = body as { text?: unknown; language?: unknown; duration?: unknown } | null;
+  if (typeof reply?.text !== 'string') return null;
+  return {
+    text: reply.text,
+    language: typeof reply.language === 'string' ? reply.language : null,
+    duration_seconds: typeof reply.duration === 'number' ? reply.duration : null,
+  };
+}

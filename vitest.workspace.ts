@@ -1,0 +1,39 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The test projects. Vitest 4 no longer discovers a workspace file by itself: the root `test`
+ * script passes this file with `--config`.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'contract',
+          root: './contract',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          typecheck: { enabled: true, include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'] },
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          root: './packages/server',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          globalSetup: ['./test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'sdk',
+          root: './packages/sdk',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          typecheck: { enabled: true, include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'] },
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
