@@ -1,0 +1,75 @@
+import { mkdtempSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createVoiceEvalServer } from '@voice-eval/server';
+import express from 'express';
+import pino from 'pino';
+import { compare } from './measure.js';
+
+const json = async (url: string, init: RequestInit & { body?: string } = {}) => {
+  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+};
+
+const listen = (app: express.Express) =>
+  new Promise<{ server: Server; url: string }>((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve({
+        server,
+        url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+      });
+    });
+  });
+
+/**
+ * One authenticated, workspace-scoped GET by id (`GET /api/v1/workspaces/:id` with an API key) on
+ * the full server, against a bare Express handler running the same SELECT with no auth, on the
+ * same database in the same process. Production settings: no response validation, info logs
+ * (written to /dev/null so the terminal is not the bottleneck).
+ */
+export const httpOverhead = async ({ seconds = 5, rounds = 3, connections = 10 } = {}) => {
+  const logger = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'info' }, pino.destination('/dev/null'));
+  const ve = createVoiceEvalServer({
+    nodeEnv: 'production',
+    dataDir: mkdtempSync(join(tmpdir(), 'voice-eval-bench-')),
+    jwtSecret: 'bench-secret-that-is-at-least-32-characters',
+    encryptionKey: Buffer.alloc(32, 1).toString('base64'),
+    databaseUrl: process.env.BENCH_DATABASE_URL,
+    logger,
+    env: {},
+  });
+  const { url } = await ve.listen(0);
+  const session = await json(`${url}/api/v1/auth/signup`, {
+    method: 'POST',
+    body: JSON.stringify({ email: 'bench@example.test', password: 'bench password' }),
+  });
+  const bearer = { authorization: `Bearer ${session.access_token}` };
+  const { key } = await json(`${url}/api/v1/auth/generate-key`, {
+    method: 'POST',
+    headers: bearer,
+    body: '{}',
+  });
+  const ws = await json(`${url}/api/v1/workspaces`, {
+    method: 'POST',
+    headers: bearer,
+    body: JSON.stringify({ name: 'Bench' }),
+  });
+
+  const bare = express();
+  bare.get('/workspaces/:id', async (req, res) => {
+    res.json(await ve.deps.db('workspaces').where({ id: req.params.id }).first());
+  });
+  const baseline = await listen(bare);
+
+  const result = await compare(
+    { url: `${url}/api/v1/workspaces/${ws.id}`, headers: { 'x-api-key': key }, seconds, connections },
+    { url: `${baseline.url}/workspaces/${ws.id}`, seconds, connections },
+    rounds,
+  );
+  baseline.server.close();
+  await ve.close();
+  return result;
+};

@@ -1,0 +1,79 @@
+import { parseArgs } from 'node:util';
+import { ConfigError } from './config.js';
+import { createVoiceEvalServer } from './server.js';
+
+const USAGE = `Usage: voice-eval <command> [options]
+
+Commands:
+  serve [--port N] [--data-dir DIR]   start the API server (migrates first)
+  migrate [--data-dir DIR]            apply pending database migrations and exit
+
+Configuration comes from the environment (DATABASE_URL, VOICE_EVAL_DATA_DIR, PORT, ...);
+see the README. Without DATABASE_URL the embedded PGlite database in the data folder is used.`;
+
+const parse = (argv: string[]) =>
+  parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+
+const serve = async (options: { port?: string; dataDir?: string }) => {
+  const server = createVoiceEvalServer({
+    ...(options.port !== undefined ? { port: Number(options.port) } : {}),
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+  });
+  const { url } = await server.listen();
+  const where = server.config.databaseUrl ? 'Postgres' : `embedded PGlite in ${server.config.dataDir}`;
+  console.log(`voice-eval listening on ${url} (${where})`);
+  console.log(`API reference: ${url}/docs`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.deps.logger.info({ signal }, 'server:stopping');
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        server.deps.logger.error({ err }, 'server:stop_failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+};
+
+const migrateOnly = async (options: { dataDir?: string }) => {
+  const server = createVoiceEvalServer(options.dataDir ? { dataDir: options.dataDir } : {});
+  await server.migrate();
+  await server.close();
+  console.log('migrations applied');
+};
+
+/** Runs the `voice-eval` command line. */
+export const main = async (argv: string[]): Promise<void> => {
+  const { values, positionals } = parse(argv);
+  const [command] = positionals;
+  const options = { port: values.port, dataDir: values['data-dir'] };
+  if (values.help || !command) {
+    console.log(USAGE);
+    return;
+  }
+  if (command === 'serve') return serve(options);
+  if (command === 'migrate') return migrateOnly(options);
+  console.error(`Unknown command: ${command}\n\n${USAGE}`);
+  process.exitCode = 2;
+};
+
+const isEntry = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/cli.ts');
+if (isEntry) {
+  main(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err instanceof ConfigError ? err.message : err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,87 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem } from '../../test/access-rules.js';
+import { createHarness, type Harness } from '../../test/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ jsonBodyLimitBytes: 1024 });
+});
+
+describe('problem+json on every error path', () => {
+  it('malformed JSON is 400 bad_request', async () => {
+    const reply = await h.request('POST', '/api/v1/auth/login', { body: '{"email": ' });
+    expectProblem(reply, 400, 'bad_request');
+    expect(reply.body.type).toBe('urn:voice-eval:problem:bad_request');
+  });
+
+  it('an unknown route is 404 not_found', async () => {
+    expectProblem(await h.request('GET', '/api/v1/nothing-here'), 404, 'not_found');
+    expectProblem(await h.request('DELETE', '/api/v1/auth/config'), 404, 'not_found');
+  });
+
+  it('a body over the limit is 413 payload_too_large', async () => {
+    const reply = await h.request('POST', '/api/v1/auth/login', {
+      body: { email: 'a@b.co', password: 'x'.repeat(2000) },
+    });
+    expectProblem(reply, 413, 'payload_too_large');
+  });
+
+  it('a schema-invalid body, query or path is 422 with every field listed', async () => {
+    const headers = await h.as('OWNER');
+    const body = await h.request('POST', '/api/v1/workspaces', {
+      headers,
+      body: { name: '', slug: 'Not A Slug' },
+    });
+    expectProblem(body, 422, 'validation_failed');
+    expect(body.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['body.name', 'body.slug']);
+    const query = await h.request('GET', '/api/v1/workspaces?page=0&page_size=101', { headers });
+    expectProblem(query, 422, 'validation_failed');
+    expect(query.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      'query.page',
+      'query.page_size',
+    ]);
+    const path = await h.request('GET', '/api/v1/workspaces/not-a-uuid', { headers });
+    expectProblem(path, 422, 'validation_failed');
+    expect(path.body.errors[0].path).toBe('params.workspace_id');
+  });
+
+  it('an unexpected failure is 500 internal and leaks nothing', async () => {
+    const headers = await h.as('OWNER');
+    await h.db.schema.renameTable('workspaces', 'workspaces_hidden');
+    try {
+      const reply = await h.request('GET', '/api/v1/workspaces', { headers });
+      expectProblem(reply, 500, 'internal');
+      expect(JSON.stringify(reply.body)).not.toMatch(/workspaces|relation|select|stack/i);
+    } finally {
+      await h.db.schema.renameTable('workspaces_hidden', 'workspaces');
+    }
+  });
+});
+
+describe('X-Request-Id', () => {
+  it('is on every response and echoes a valid incoming id', async () => {
+    const ok = await h.request('GET', '/api/v1/auth/config', { headers: { 'x-request-id': 'trace-123' } });
+    expect(ok.headers.get('x-request-id')).toBe('trace-123');
+    const fresh = await h.request('GET', '/api/v1/auth/config', {
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
+    expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const problem = await h.request('GET', '/api/v1/nothing', { headers: { 'x-request-id': 'trace-456' } });
+    expect(problem.body.request_id).toBe('trace-456');
+  });
+});
+
+describe('security headers and CORS', () => {
+  it('sends helmet headers and no x-powered-by', async () => {
+    const reply = await h.request('GET', '/api/v1/auth/config');
+    expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(reply.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('allows only configured origins', async () => {
+    const reply = await h.request('GET', '/api/v1/auth/config', {
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(reply.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
