@@ -1,0 +1,88 @@
+import type { Knex } from 'knex';
+
+/**
+ * A table whose rows are work items (DESIGN §7). It has the columns `id`, a status column
+ * (`pending` -> `running` -> terminal), `lease_owner` (text), `lease_expires_at` (timestamptz),
+ * `attempts` (int) and `queued_at` (timestamptz, claim order).
+ */
+export type WorkTable = {
+  table: string;
+  status: string;
+  /** The error column set when attempts run out, and its shape. */
+  errorColumn: string;
+};
+
+/** What a worker holds while it works on a row: the row id and its fencing token. */
+export type Lease = { id: string; owner: string };
+
+/**
+ * Claims up to `limit` pending rows matching `where` in one statement: the candidates are locked
+ * with `FOR UPDATE SKIP LOCKED`, so concurrent instances never claim the same row, and each row
+ * gets its own lease token.
+ */
+export const claimRows = async <Row extends { id: string; lease_owner: string }>(
+  db: Knex,
+  work: WorkTable,
+  options: { instanceId: string; limit: number; leaseMs: number; now: Date; where?: (q: Knex.QueryBuilder) => void },
+): Promise<Row[]> => {
+  if (options.limit <= 0) return [];
+  const candidates = db(work.table)
+    .select('id')
+    .where(work.status, 'pending')
+    .orderBy([{ column: 'queued_at' }, { column: 'id' }])
+    .limit(options.limit)
+    .forUpdate()
+    .skipLocked();
+  options.where?.(candidates);
+  return db(work.table)
+    .whereIn('id', candidates)
+    .update({
+      [work.status]: 'running',
+      lease_owner: db.raw("?::text || ':' || gen_random_uuid()::text", [options.instanceId]),
+      lease_expires_at: new Date(options.now.getTime() + options.leaseMs),
+      attempts: db.raw('attempts + 1'),
+    })
+    .returning('*') as Promise<Row[]>;
+};
+
+/** Extends a lease; false when it was lost (expired and reclaimed, or the row was cancelled). */
+export const renewLease = async (db: Knex, work: WorkTable, lease: Lease, leaseMs: number, now: Date) =>
+  (await db(work.table)
+    .where({ id: lease.id, lease_owner: lease.owner, [work.status]: 'running' })
+    .update({ lease_expires_at: new Date(now.getTime() + leaseMs) })) === 1;
+
+/**
+ * Finishes a row only if this lease still holds it (compare-and-set on the token): a worker that
+ * lost its lease, or a row cancelled meanwhile, changes nothing. True when the write won.
+ */
+export const completeLeased = async (db: Knex, work: WorkTable, lease: Lease, patch: Record<string, unknown>) =>
+  (await db(work.table)
+    .where({ id: lease.id, lease_owner: lease.owner, [work.status]: 'running' })
+    .update({ ...patch, lease_owner: null, lease_expires_at: null })) === 1;
+
+/**
+ * Returns rows whose lease expired to `pending`, or fails them with `attempts_exhausted` once they
+ * used `maxAttempts`. Returns how many of each.
+ */
+export const sweepExpired = async (db: Knex, work: WorkTable, options: { now: Date; maxAttempts: number }) => {
+  const expired = () =>
+    db(work.table).where(work.status, 'running').where('lease_expires_at', '<', options.now);
+  const failed = await expired()
+    .where('attempts', '>=', options.maxAttempts)
+    .update({
+      [work.status]: 'failed',
+      lease_owner: null,
+      lease_expires_at: null,
+      [work.errorColumn]: JSON.stringify({
+        code: 'attempts_exhausted',
+        message: `Gave up after ${options.maxAttempts} attempts whose workers stopped answering.`,
+        provider: null,
+        model: null,
+        at: options.now.toISOString(),
+      }),
+    });
+  const requeued = await expired()
+    .where('attempts', '<', options.maxAttempts)
+    .update({ [work.status]: 'pending', lease_owner: null, lease_expires_at: null });
+  return { requeued, failed };
+};

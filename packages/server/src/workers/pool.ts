@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import PQueue from 'p-queue';
+import type { Logger } from 'pino';
+
+/**
+ * One kind of background work. `claim` takes up to `limit` items from the database (and must be
+ * safe with several instances claiming at once); `run` does one item; `sweep` recovers items
+ * whose workers died. Items are rows: nothing lives only in memory.
+ */
+export type Task<Item> = {
+  name: string;
+  claim(instanceId: string, limit: number): Promise<Item[]>;
+  run(item: Item, signal: AbortSignal): Promise<void>;
+  sweep?(): Promise<unknown>;
+};
+
+export type WorkerPoolOptions = {
+  logger: Logger;
+  /** Items worked on at once by this instance, per task. @default 4 */
+  concurrency?: number;
+  /** Pause between claims when there was nothing to do, in ms. @default 500 */
+  idleMs?: number;
+  /** Pause between sweeps of expired leases, in ms. @default 5000 */
+  sweepMs?: number;
+};
+
+/**
+ * Runs tasks in this process with p-queue: claims as much work as there is free concurrency,
+ * polls when idle, wakes at once on `notify()`, and sweeps expired leases. Postgres decides which
+ * rows an instance gets; p-queue decides how many run here at once.
+ */
+export class WorkerPool {
+  readonly instanceId = `worker-${randomUUID().slice(0, 8)}`;
+  readonly #tasks: Array<Task<unknown>> = [];
+  readonly #abort = new AbortController();
+  readonly #loops: Promise<void>[] = [];
+  readonly #wakers = new Map<string, () => void>();
+  readonly #options: Required<WorkerPoolOptions>;
+  #started = false;
+
+  constructor(options: WorkerPoolOptions) {
+    this.#options = { concurrency: 4, idleMs: 500, sweepMs: 5000, ...options };
+  }
+
+  register<Item>(task: Task<Item>): this {
+    this.#tasks.push(task as Task<unknown>);
+    return this;
+  }
+
+  /** Starts one claim loop and one sweep loop per task. */
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    for (const task of this.#tasks) {
+      this.#loops.push(this.#claimLoop(task), this.#sweepLoop(task));
+    }
+  }
+
+  /** Wakes the claim loop of a task now (after new work was queued on this instance). */
+  notify(taskName: string): void {
+    this.#wakers.get(taskName)?.();
+  }
+
+  /** Stops claiming, aborts running items (their leases lapse and another worker resumes them), waits for the loops. */
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    for (const wake of this.#wakers.values()) wake();
+    await Promise.all(this.#loops);
+  }
+
+  #sleep(taskName: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wakers.set(taskName, done);
+    });
+  }
+
+  async #claimLoop(task: Task<unknown>): Promise<void> {
+    const queue = new PQueue({ concurrency: this.#options.concurrency });
+    const signal = this.#abort.signal;
+    while (!signal.aborted) {
+      const free = this.#options.concurrency - queue.pending - queue.size;
+      let claimed: unknown[] = [];
+      try {
+        claimed = free > 0 ? await task.claim(this.instanceId, free) : [];
+      } catch (err) {
+        if (!signal.aborted) this.#options.logger.error({ err, task: task.name }, 'worker:claim_failed');
+      }
+      for (const item of claimed) {
+        queue.add(() =>
+          task.run(item, signal).catch((err: unknown) => {
+            this.#options.logger.error({ err, task: task.name }, 'worker:item_failed');
+          }),
+        );
+      }
+      if (signal.aborted) break;
+      // backlog drained: poll later; every slot busy: claim again as soon as one frees up
+      if (claimed.length < free) await this.#sleep(task.name, this.#options.idleMs);
+      else await Promise.race([new Promise((resolve) => queue.once('next', resolve)), this.#sleep(task.name, this.#options.idleMs)]);
+    }
+    await queue.onIdle();
+  }
+
+  async #sweepLoop(task: Task<unknown>): Promise<void> {
+    const signal = this.#abort.signal;
+    while (!signal.aborted && task.sweep) {
+      try {
+        await task.sweep();
+      } catch (err) {
+        if (!signal.aborted) this.#options.logger.error({ err, task: task.name }, 'worker:sweep_failed');
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.#options.sweepMs);
+        signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+}
