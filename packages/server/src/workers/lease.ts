@@ -23,7 +23,13 @@ export type Lease = { id: string; owner: string };
 export const claimRows = async <Row extends { id: string; lease_owner: string }>(
   db: Knex,
   work: WorkTable,
-  options: { instanceId: string; limit: number; leaseMs: number; now: Date; where?: (q: Knex.QueryBuilder) => void },
+  options: {
+    instanceId: string;
+    limit: number;
+    leaseMs: number;
+    now: Date;
+    where?: (q: Knex.QueryBuilder) => void;
+  },
 ): Promise<Row[]> => {
   if (options.limit <= 0) return [];
   const candidates = db(work.table)
@@ -55,7 +61,12 @@ export const renewLease = async (db: Knex, work: WorkTable, lease: Lease, leaseM
  * Finishes a row only if this lease still holds it (compare-and-set on the token): a worker that
  * lost its lease, or a row cancelled meanwhile, changes nothing. True when the write won.
  */
-export const completeLeased = async (db: Knex, work: WorkTable, lease: Lease, patch: Record<string, unknown>) =>
+export const completeLeased = async (
+  db: Knex,
+  work: WorkTable,
+  lease: Lease,
+  patch: Record<string, unknown>,
+) =>
   (await db(work.table)
     .where({ id: lease.id, lease_owner: lease.owner, [work.status]: 'running' })
     .update({ ...patch, lease_owner: null, lease_expires_at: null })) === 1;
@@ -64,7 +75,11 @@ export const completeLeased = async (db: Knex, work: WorkTable, lease: Lease, pa
  * Returns rows whose lease expired to `pending`, or fails them with `attempts_exhausted` once they
  * used `maxAttempts`. Returns how many of each.
  */
-export const sweepExpired = async (db: Knex, work: WorkTable, options: { now: Date; maxAttempts: number }) => {
+export const sweepExpired = async (
+  db: Knex,
+  work: WorkTable,
+  options: { now: Date; maxAttempts: number },
+) => {
   const expired = () =>
     db(work.table).where(work.status, 'running').where('lease_expires_at', '<', options.now);
   const failed = await expired()
@@ -85,4 +100,34 @@ export const sweepExpired = async (db: Knex, work: WorkTable, options: { now: Da
     .where('attempts', '<', options.maxAttempts)
     .update({ [work.status]: 'pending', lease_owner: null, lease_expires_at: null });
   return { requeued, failed };
+};
+
+/**
+ * Runs `work` while renewing the lease every third of `leaseMs`. The signal given to `work`
+ * aborts when the lease is lost (or `outer` aborts), so the worker can stop early; its final
+ * write still goes through `completeLeased`, which refuses it.
+ */
+export const whileLeased = async <T>(
+  db: Knex,
+  work: WorkTable,
+  lease: Lease,
+  options: { leaseMs: number; now: () => Date; outer?: AbortSignal },
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T> => {
+  const lost = new AbortController();
+  const signal = options.outer ? AbortSignal.any([lost.signal, options.outer]) : lost.signal;
+  const timer = setInterval(
+    () => {
+      renewLease(db, work, lease, options.leaseMs, options.now()).then(
+        (held) => held || lost.abort(new Error('lease lost')),
+        () => undefined,
+      );
+    },
+    Math.max(10, Math.floor(options.leaseMs / 3)),
+  );
+  try {
+    return await run(signal);
+  } finally {
+    clearInterval(timer);
+  }
 };
