@@ -1,0 +1,73 @@
+import type {
+  Agent,
+  AIProvider,
+  AIProviderTestResult,
+  ApiKey,
+  ApiKeyCreated,
+  AuthConfig,
+  CallImport,
+  CallImportRow,
+  CallImportSchema,
+  Evaluation,
+  EvaluationRow,
+  Evaluator,
+  EvaluatorSuite,
+  Integration,
+  Invitation,
+  InvitationCreated,
+  InvitationPreview,
+  Me,
+  Metric,
+  MetricClustersReport,
+  Persona,
+  Scenario,
+  Session,
+  Tag,
+  TranscribeResult,
+  User,
+  VoiceBundle,
+  Workspace,
+} from '@voice-eval/contract';
+import { uuidOf } from './sample.js';
+
+/** Ids every fixture shares unless overridden: one organization, its default workspace and owner. */
+export const MOCK_ORGANIZATION_ID = uuidOf(1, '1');
+export const MOCK_WORKSPACE_ID = uuidOf(1, '2');
+export const MOCK_USER_ID = uuidOf(1, '3');
+
+/** A factory: deterministic defaults, then `overrides`, validated by the resource's zod schema. */
+export type Fixture<T> = (overrides?: Partial<T>) => T;
+
+/** The fixture factories of a mock set: `fixtures.metric({ name: 'Greeting' })`. */
+export interface Fixtures {
+  user: Fixture<User>;
+  workspace: Fixture<Workspace>;
+  /** The organization's default workspace (fixed id `MOCK_WORKSPACE_ID`). */
+  defaultWorkspace: Fixture<Workspace>;
+  session: Fixture<Session>;
+  authConfig: Fixture<AuthConfig>;
+  me: Fixture<Me>;
+  apiKey: Fixture<ApiKey>;
+  apiKeyCreated: Fixture<ApiKeyCreated>;
+  invitation: Fixture<Invitation>;
+  invitationCreated: Fixture<InvitationCreated>;
+  invitationPreview: Fixture<InvitationPreview>;
+  metric: Fixture<Metric>;
+  voiceBundle: Fixture<VoiceBundle>;
+  callImportSchema: Fixture<CallImportSchema>;
+  callImport: Fixture<CallImport>;
+  callImportRow: Fixture<CallImportRow>;
+  evaluation: Fixture<Evaluation>;
+  evaluationRow: Fixture<EvaluationRow>;
+  tag: Fixture<Tag>;
+  aiProvider: Fixture<AIProvider>;
+  aiProviderTestResult: Fixture<AIProviderTestResult>;
+  integration: Fixture<Integration>;
+  agent: Fixture<Agent>;
+  scenario: Fixture<Scenario>;
+  persona: Fixture<Persona>;
+  evaluator: Fixture<Evaluator>;
+  evaluatorSuite: Fixture<EvaluatorSuite>;
+  metricClustersReport: Fixture<MetricClustersReport>;
+  transcribeResult: Fixture<TranscribeResult>;
+}

@@ -1,0 +1,70 @@
+import { contract, type Metric } from '@voice-eval/contract';
+import type { ApiPromise } from '../core/api-promise.js';
+import type { RequestOptions } from '../core/options.js';
+import type { PagePromise } from '../core/pagination.js';
+import { Resource } from '../core/resource.js';
+import type { RequestBody, RequestQuery, ResponseBody } from '../core/route-types.js';
+
+const routes = contract.metrics;
+
+/** `client.metrics`: scoring definitions, drafts and LLM-assisted authoring. */
+export class Metrics extends Resource {
+  /** Create a metric. */
+  create(body: RequestBody<'metrics', 'create'>, options?: RequestOptions): ApiPromise<Metric> {
+    return this._client.request(routes.create, { body }, options);
+  }
+
+  /** Create a draft metric (hidden from evaluations until promoted). */
+  createDraft(body: RequestBody<'metrics', 'createDraft'>, options?: RequestOptions): ApiPromise<Metric> {
+    return this._client.request(routes.createDraft, { body }, options);
+  }
+
+  /** Promote a discovered metric. */
+  fromDiscovered(
+    body: RequestBody<'metrics', 'fromDiscovered'>,
+    options?: RequestOptions,
+  ): ApiPromise<Metric> {
+    return this._client.request(routes.fromDiscovered, { body }, options);
+  }
+
+  /** Suggest a metric definition with an LLM (nothing is persisted). */
+  generate(
+    body: RequestBody<'metrics', 'generate'>,
+    options?: RequestOptions,
+  ): ApiPromise<ResponseBody<'metrics', 'generate'>> {
+    return this._client.request(routes.generate, { body }, options);
+  }
+
+  /** Parse a multi-label rubric into unsaved metric drafts. */
+  parseBulk(
+    body: RequestBody<'metrics', 'parseBulk'>,
+    options?: RequestOptions,
+  ): ApiPromise<ResponseBody<'metrics', 'parseBulk'>> {
+    return this._client.request(routes.parseBulk, { body }, options);
+  }
+
+  /** List metrics (active ones by default). */
+  list(query?: RequestQuery<'metrics', 'list'>, options?: RequestOptions): PagePromise<Metric> {
+    return this._client.list(routes.list, { query }, options);
+  }
+
+  /** Get a metric with its children inlined. */
+  get(id: string, options?: RequestOptions): ApiPromise<Metric> {
+    return this._client.request(routes.get, { params: { metric_id: id } }, options);
+  }
+
+  /** Update a metric. */
+  update(id: string, body: RequestBody<'metrics', 'update'>, options?: RequestOptions): ApiPromise<Metric> {
+    return this._client.request(routes.update, { params: { metric_id: id }, body }, options);
+  }
+
+  /** Promote a draft metric to active. */
+  promote(id: string, options?: RequestOptions): ApiPromise<Metric> {
+    return this._client.request(routes.promote, { params: { metric_id: id } }, options);
+  }
+
+  /** Delete a metric and its children. */
+  delete(id: string, options?: RequestOptions): ApiPromise<void> {
+    return this._client.request(routes.delete, { params: { metric_id: id } }, options);
+  }
+}
