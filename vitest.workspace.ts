@@ -34,6 +34,27 @@ export default defineConfig({
           testTimeout: 30_000,
         },
       },
+      {
+        test: {
+          name: 'example-agent-sdk',
+          root: './examples/agent-sdk',
+          include: ['test/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'example-host-app',
+          root: './examples/host-app',
+          include: ['test/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'example-msw-consumer',
+          root: './examples/msw-consumer',
+          include: ['test/**/*.test.ts'],
+        },
+      },
     ],
   },
 });

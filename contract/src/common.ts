@@ -37,6 +37,8 @@ export const ERROR_STATUS = {
   ai_provider_not_configured: 422,
   rate_limited: 429,
   internal: 500,
+  /** An upstream AI provider failed (error, timeout, unusable reply) on a synchronous request. */
+  provider_error: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -74,6 +76,7 @@ export const commonResponses = {
   422: ProblemSchema,
   429: ProblemSchema,
   500: ProblemSchema,
+  502: ProblemSchema,
 } as const;
 
 // ---------------------------------------------------------------------------
@@ -143,8 +146,16 @@ export type RouteMetadata = {
   public?: boolean;
   minRole?: Role;
   deprecated?: boolean;
-  /** A multipart body: the file field (repeated when `multiple`) and its text fields with descriptions. */
-  multipart?: { fileField: string; multiple?: boolean; fields?: Record<string, string> };
+  /**
+   * A multipart body: the file field (repeated when `multiple`), further file fields accepted instead
+   * of or beside it (`extraFileFields`), and its text fields with descriptions.
+   */
+  multipart?: {
+    fileField: string;
+    multiple?: boolean;
+    extraFileFields?: Record<string, { multiple?: boolean; description?: string }>;
+    fields?: Record<string, string>;
+  };
 };
 
 export const ROLES = ['OWNER', 'ADMIN', 'MEMBER', 'READER'] as const;

@@ -33,9 +33,16 @@ const multipartBody = (spec: NonNullable<RouteMetadata['multipart']>): Operation
     name,
     { type: 'string', description } as const,
   ]);
+  const extraFiles = Object.entries(spec.extraFileFields ?? {}).map(([name, extra]) => [
+    name,
+    extra.multiple
+      ? ({ type: 'array', items: file, description: extra.description } as const)
+      : ({ ...file, description: extra.description } as const),
+  ]);
   const properties = {
     ...Object.fromEntries(fields),
     [spec.fileField]: spec.multiple ? ({ type: 'array', items: file } as const) : file,
+    ...Object.fromEntries(extraFiles),
   };
   return {
     required: true,
@@ -63,7 +70,10 @@ const mapOperation = (operation: Operation, route: AppRoute): Operation => {
  * wants `minimum: 0, exclusiveMinimum: true`. Rewrites them in place.
  */
 const toOpenApi30Bounds = (node: unknown): void => {
-  if (Array.isArray(node)) return node.forEach(toOpenApi30Bounds);
+  if (Array.isArray(node)) {
+    node.forEach(toOpenApi30Bounds);
+    return;
+  }
   if (!node || typeof node !== 'object') return;
   const schema = node as Record<string, unknown>;
   for (const [bound, exclusive] of [

@@ -41,7 +41,7 @@ describe('every route', () => {
   });
 
   it.each(routes)('%s answers errors with the problem schema', (_key, route) => {
-    for (const status of [400, 401, 403, 404, 409, 413, 415, 422, 429, 500]) {
+    for (const status of [400, 401, 403, 404, 409, 413, 415, 422, 429, 500, 502]) {
       expect(Object.keys(route.responses)).toContain(String(status));
     }
   });

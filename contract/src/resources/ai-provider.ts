@@ -60,7 +60,10 @@ export const AIProviderSchema = z.object({
   /** Base URL of the provider's API; null uses the provider's public endpoint. */
   endpoint_url: z.string().nullable(),
   is_active: z.boolean(),
-  /** The organization's default credential for this provider (one per provider). */
+  /**
+   * The organization's default credential (one per organization): used when a workload names no
+   * provider. Setting it on one credential clears it on the others.
+   */
   is_default: z.boolean(),
   routing_mode: RoutingModeSchema,
   /** Model name to send to the gateway instead of the workload's model; null sends the workload's. */
@@ -124,7 +127,7 @@ const writableFields = {
 
 /**
  * Create a credential: `provider` and `name` required. `api_key` is required when routing is
- * `direct` (422 otherwise). The first credential of a provider becomes its default.
+ * `direct` (422 otherwise). The organization's first credential becomes its default.
  */
 export const AIProviderCreateBodySchema = z
   .object({ provider: PROVIDER_ID, ...writableFields })
@@ -159,6 +162,8 @@ export const AI_PROVIDER_TEST_ERROR_CODES = [
   'provider_error',
   'invalid_provider_response',
   'gateway_not_configured',
+  /** Direct routing with no usable `endpoint_url` (none set and no public endpoint known for the provider). */
+  'endpoint_not_configured',
 ] as const;
 
 /**

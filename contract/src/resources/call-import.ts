@@ -20,12 +20,17 @@ export const CallImportSourceFormatSchema = z.enum(CALL_IMPORT_SOURCE_FORMATS);
 /** The list filter: `audio` (manual recordings) or `non_audio` (CSV, Excel or legacy imports). */
 export const CALL_IMPORT_SOURCE_FORMAT_FILTERS = ['audio', 'non_audio'] as const;
 
-/** Why a source row produced no call-import row. */
+/**
+ * Why a source row produced no call-import row: `invalid_value` is a cell that does not read as its
+ * parameter's type; `invalid_recording` a recording URL that is not http(s), or an uploaded file
+ * that is not audio.
+ */
 export const SOURCE_ROW_SKIP_REASONS = [
   'empty_row',
   'missing_conversation_id',
   'duplicate_conversation_id',
   'missing_required_parameter',
+  'invalid_value',
   'invalid_recording',
 ] as const;
 

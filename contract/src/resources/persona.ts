@@ -46,9 +46,12 @@ export const PersonaSchema = z.object({
   background_noise_preset: BackgroundNoisePresetSchema.nullable(),
   /** Mix level of the background noise, 0 (silent) to 1 (as loud as the voice). */
   background_noise_volume: z.number().min(0).max(1),
-  /** Opaque storage key of the uploaded ambient audio; null unless `custom`. */
+  /**
+   * Opaque storage key of the uploaded ambient audio; null when none is uploaded. An upload is
+   * kept while the source is switched to `none` or `preset`, so `custom` can be selected again.
+   */
   background_noise_storage_key: z.string().nullable(),
-  /** Id of the uploaded ambient-audio asset; null unless `custom`. */
+  /** Id of the uploaded ambient-audio asset (new on every upload); null when none is uploaded. */
   background_noise_asset_id: Uuid.nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -100,8 +103,8 @@ export const PersonaListQuerySchema = z.object({
 });
 
 /**
- * Multipart body of the ambient-audio upload: one audio file in field `file` (WAV, MP3, OGG or
- * FLAC, checked by magic bytes). It replaces any previous upload.
+ * Multipart body of the ambient-audio upload: one audio file in field `file` (WAV, MP3, OGG, FLAC
+ * or M4A, checked by magic bytes, not by name or declared type). It replaces any previous upload.
  */
 export type PersonaAmbientAudioBody = {
   file: File | Blob;

@@ -38,13 +38,19 @@ export const callImports = c.router({
     contentType: 'multipart/form-data',
     body: c.type<CallImportCreateBody>(),
     responses: { 201: CallImportResourceSchema },
-    // Also accepts the repeatable file field `files` (audio recordings, one row each) instead of `file`.
     metadata: {
       multipart: {
         fileField: 'file',
+        extraFileFields: {
+          files: {
+            multiple: true,
+            description: 'Audio recordings (one row each), sent instead of `file`.',
+          },
+        },
         fields: {
           schema_id: 'Id of the call-import schema describing the rows (required).',
-          column_mapping: 'JSON object: schema parameter name -> source column header.',
+          column_mapping:
+            'JSON object: schema parameter name -> source column header; parameters left out are matched to headers by name.',
           dataset: 'Dataset name to file the import under.',
           tag_ids: 'JSON array of tag ids, or the field repeated once per id.',
           sheet_name: 'XLSX worksheet to read; defaults to the first one.',

@@ -13,9 +13,23 @@ import { requestLogger } from './http/logging.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/problem.js';
 import { authRateLimit, RATE_LIMITED_PATHS } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
+import { agentRoutes } from './modules/agents/routes.js';
+import { aiProviderRoutes } from './modules/ai-providers/routes.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { callImportSchemaRoutes } from './modules/call-import-schemas/routes.js';
+import { callImportRoutes } from './modules/call-imports/routes.js';
+import { evaluationRoutes } from './modules/evaluations/routes.js';
+import { evaluatorResultRoutes } from './modules/evaluator-results/routes.js';
+import { evaluatorSuiteRoutes } from './modules/evaluator-suites/routes.js';
+import { evaluatorRoutes } from './modules/evaluators/routes.js';
+import { integrationRoutes } from './modules/integrations/routes.js';
 import { invitationRoutes } from './modules/invitations/routes.js';
+import { metricRoutes } from './modules/metrics/routes.js';
+import { personaRoutes } from './modules/personas/routes.js';
+import { scenarioRoutes } from './modules/scenarios/routes.js';
+import { tagRoutes } from './modules/tags/routes.js';
+import { voiceBundleRoutes } from './modules/voice-bundles/routes.js';
 import { workspaceRoutes } from './modules/workspaces/routes.js';
 
 /** Headers a browser client may read. */
@@ -56,6 +70,20 @@ export const createApp = (deps: Deps): Express => {
   mount(contract.workspaces, workspaceRoutes(deps));
   mount(contract.apiKeys, apiKeyRoutes(deps));
   mount(contract.invitations, invitationRoutes(deps));
+  mount(contract.metrics, metricRoutes(deps));
+  mount(contract.voiceBundles, voiceBundleRoutes(deps));
+  mount(contract.callImportSchemas, callImportSchemaRoutes(deps));
+  mount(contract.callImports, callImportRoutes(deps));
+  mount(contract.evaluations, evaluationRoutes(deps));
+  mount(contract.tags, tagRoutes(deps));
+  mount(contract.aiProviders, aiProviderRoutes(deps));
+  mount(contract.integrations, integrationRoutes(deps));
+  mount(contract.agents, agentRoutes(deps));
+  mount(contract.scenarios, scenarioRoutes(deps));
+  mount(contract.personas, personaRoutes(deps));
+  mount(contract.evaluators, evaluatorRoutes(deps));
+  mount(contract.evaluatorSuites, evaluatorSuiteRoutes(deps));
+  mount(contract.evaluatorResults, evaluatorResultRoutes(deps));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

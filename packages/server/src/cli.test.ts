@@ -37,7 +37,8 @@ describe('voice-eval CLI', () => {
     await expect
       .poll(() => server.output(), { timeout: 60_000 })
       .toMatch(/API reference: http:\/\/localhost:\d+\/docs/);
-    const url = server.output().match(/listening on (http:\/\/localhost:\d+)/)[1]!;
+    const url = server.output().match(/listening on (http:\/\/localhost:\d+)/)?.[1];
+    expect(url).toBeDefined();
     const config = await fetch(`${url}/api/v1/auth/config`);
     expect(config.status).toBe(200);
     server.child.kill('SIGTERM');

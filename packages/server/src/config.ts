@@ -24,6 +24,8 @@ export const ConfigSchema = z.object({
   jwtSecret: z.string().min(32, 'must be at least 32 characters'),
   /** AES-256-GCM key for secrets at rest: 32 bytes, base64 or 64 hex characters. */
   encryptionKey: z.string().min(1),
+  /** Retired encryption keys (same forms), still used to open secrets sealed before a rotation. */
+  previousEncryptionKeys: z.union([z.array(z.string()), csv]).default([]),
   /** Access token lifetime in seconds. @default 900 */
   accessTokenTtlSeconds: int(900),
   /** Refresh token lifetime in seconds. @default 2592000 (30 days) */
@@ -34,11 +36,42 @@ export const ConfigSchema = z.object({
   jsonBodyLimitBytes: int(1024 * 1024),
   /** Largest uploaded file, in bytes. @default 104857600 (100 MiB) */
   uploadLimitBytes: int(100 * 1024 * 1024),
+  /** Largest ambient-audio upload of a persona, in bytes. @default 20971520 (20 MiB) */
+  ambientAudioLimitBytes: int(20 * 1024 * 1024),
   /** Express `trust proxy` setting: false, true, a hop count, or a comma-separated list of subnets. */
   trustProxy: z.union([z.boolean(), z.number(), z.string()]).default(false),
   signupEnabled: z.boolean().default(true),
   /** Requests per minute per client IP on login, signup and refresh. @default 20 */
   authRateLimitPerMinute: int(20),
+  /** Items each background task works on at once in this instance; 0 runs no workers. @default 4 */
+  workerConcurrency: z.coerce.number().int().min(0).max(256).default(4),
+  /**
+   * Hosts (exact names) or IP addresses/CIDRs that server-side fetches of user URLs (recordings) may
+   * reach although they are private, loopback or link-local; everything else of that kind is refused.
+   */
+  fetchAllowlist: z.union([z.array(z.string()), csv]).default([]),
+  /** Deadline of one server-side fetch of a user URL, redirects included, in ms. @default 30000 */
+  fetchTimeoutMs: int(30_000),
+  /** Lease of a call-import row being diarised, renewed while it is worked on, in ms. @default 60000 */
+  diarisationLeaseMs: int(60_000),
+  /** Leases a row may lose (its worker died) before it fails with `attempts_exhausted`. @default 3 */
+  diarisationMaxAttempts: int(3),
+  /** Evaluation rows in flight at once across every instance sharing the database. @default 64 */
+  globalLimit: int(64),
+  /** Evaluation rows in flight at once for one organization. @default 32 */
+  orgLimit: int(32),
+  /** Evaluation rows in flight at once for one workspace. @default 16 */
+  workspaceLimit: int(16),
+  /** Rows of one evaluation (job) in flight at once. @default 8 */
+  jobLimit: int(8),
+  /** Most evaluation rows one dispatch pass hands out. @default 32 */
+  fairDispatchBatchSize: int(32),
+  /** Pause of an instance's dispatcher once every slot it could fill is taken, in seconds. @default 2 */
+  atCapacityBackoffSeconds: z.coerce.number().int().min(0).max(3600).default(2),
+  /** Lease of an evaluation row being scored, renewed while it is worked on, in ms. @default 60000 */
+  evaluationLeaseMs: int(60_000),
+  /** Leases an evaluation row may lose before it fails with `attempts_exhausted`. @default 3 */
+  evaluationMaxAttempts: int(3),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -57,8 +90,23 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   VOICE_EVAL_CORS_ORIGINS: 'corsOrigins',
   VOICE_EVAL_JSON_BODY_LIMIT_BYTES: 'jsonBodyLimitBytes',
   VOICE_EVAL_UPLOAD_LIMIT_BYTES: 'uploadLimitBytes',
+  VOICE_EVAL_AMBIENT_AUDIO_LIMIT_BYTES: 'ambientAudioLimitBytes',
+  VOICE_EVAL_PREVIOUS_ENCRYPTION_KEYS: 'previousEncryptionKeys',
   VOICE_EVAL_TRUST_PROXY: 'trustProxy',
   VOICE_EVAL_LOG_LEVEL: 'logLevel',
+  VOICE_EVAL_WORKER_CONCURRENCY: 'workerConcurrency',
+  VOICE_EVAL_FETCH_ALLOWLIST: 'fetchAllowlist',
+  VOICE_EVAL_FETCH_TIMEOUT_MS: 'fetchTimeoutMs',
+  VOICE_EVAL_DIARISATION_LEASE_MS: 'diarisationLeaseMs',
+  VOICE_EVAL_DIARISATION_MAX_ATTEMPTS: 'diarisationMaxAttempts',
+  VOICE_EVAL_GLOBAL_LIMIT: 'globalLimit',
+  VOICE_EVAL_ORG_LIMIT: 'orgLimit',
+  VOICE_EVAL_WORKSPACE_LIMIT: 'workspaceLimit',
+  VOICE_EVAL_JOB_LIMIT: 'jobLimit',
+  VOICE_EVAL_FAIR_DISPATCH_BATCH_SIZE: 'fairDispatchBatchSize',
+  VOICE_EVAL_AT_CAPACITY_BACKOFF_SECONDS: 'atCapacityBackoffSeconds',
+  VOICE_EVAL_EVALUATION_LEASE_MS: 'evaluationLeaseMs',
+  VOICE_EVAL_EVALUATION_MAX_ATTEMPTS: 'evaluationMaxAttempts',
 };
 
 const fromEnv = (env: NodeJS.ProcessEnv): Partial<ConfigInput> => {

@@ -1,7 +1,11 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import type { SecretBox } from './crypto/index.js';
 import type { Db } from './db/knex.js';
 import type { AuthCache } from './modules/auth/cache.js';
+import type { ProviderGateway } from './providers/index.js';
+import type { BlobStorage } from './storage/index.js';
+import type { WorkerPool } from './workers/pool.js';
 
 /** Everything services and routes depend on, created once by `createVoiceEvalServer`. */
 export type Deps = {
@@ -11,4 +15,12 @@ export type Deps = {
   /** The current time; tests inject a clock to move past expiries. */
   now: () => Date;
   authCache: AuthCache;
+  /** Blob storage (ambient audio, uploads); files under the data folder by default. */
+  storage: BlobStorage;
+  /** AES-256-GCM encryption of secrets at rest (provider keys, integration secrets). */
+  secrets: SecretBox;
+  /** LLM and speech-to-text providers: an organization's AI provider rows, else the server default. */
+  providers: ProviderGateway;
+  /** Background work of this instance; modules `notify` it after queueing rows. */
+  workers: WorkerPool;
 };

@@ -3,11 +3,16 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import { type Config, type ConfigInput, loadConfig } from './config.js';
+import { createSecretBox } from './crypto/index.js';
 import { createDb, type Db } from './db/knex.js';
 import { migrate } from './db/migrate.js';
 import type { Deps } from './deps.js';
 import { createLogger } from './logger.js';
 import { AuthCache } from './modules/auth/cache.js';
+import { createProviderGateway, readDefaultProviderConfig } from './providers/index.js';
+import { type BlobStorage, createDefaultStorage } from './storage/index.js';
+import { WorkerPool } from './workers/pool.js';
+import { registerTasks } from './workers/tasks.js';
 
 export type VoiceEvalServerOptions = Partial<ConfigInput> & {
   /** A logger to use instead of the default pino logger on stdout. */
@@ -16,6 +21,8 @@ export type VoiceEvalServerOptions = Partial<ConfigInput> & {
   db?: Db;
   /** Environment to read configuration from. @default process.env */
   env?: NodeJS.ProcessEnv;
+  /** Blob storage to use instead of files under `<dataDir>/blobs` (e.g. object storage). */
+  storage?: BlobStorage;
 };
 
 export type VoiceEvalServer = {
@@ -24,15 +31,20 @@ export type VoiceEvalServer = {
   deps: Deps;
   /** Applies pending migrations (also done by `listen`). */
   migrate(): Promise<void>;
-  /** Migrates, then listens on `port` (default: the configured port; 0 picks a free one). */
+  /**
+   * Migrates and starts the background workers without listening: for a host app that mounts
+   * `app` in its own server. Idempotent.
+   */
+  start(): Promise<void>;
+  /** Starts (see `start`), then listens on `port` (default: the configured port; 0 picks a free one). */
   listen(port?: number): Promise<{ server: Server; url: string }>;
-  /** Stops accepting connections, drains in-flight requests, then closes the database. */
+  /** Stops accepting connections, drains in-flight requests, stops the workers, then closes the database. */
   close(): Promise<void>;
 };
 
 /** Builds the server from options and environment: configuration, database, logger and app. */
 export const createVoiceEvalServer = (options: VoiceEvalServerOptions = {}): VoiceEvalServer => {
-  const { logger: givenLogger, db: givenDb, env, ...configOptions } = options;
+  const { logger: givenLogger, db: givenDb, env, storage: givenStorage, ...configOptions } = options;
   const config = loadConfig(configOptions, env);
   const logger = givenLogger ?? createLogger(config.logLevel);
   const db =
@@ -40,12 +52,32 @@ export const createVoiceEvalServer = (options: VoiceEvalServerOptions = {}): Voi
     (config.databaseUrl
       ? createDb({ kind: 'postgres', url: config.databaseUrl })
       : createDb({ kind: 'pglite', dataDir: config.dataDir }));
-  const deps: Deps = { config, db, logger, now: () => new Date(), authCache: new AuthCache() };
+  const deps: Deps = {
+    config,
+    db,
+    logger,
+    now: () => new Date(),
+    authCache: new AuthCache(),
+    storage: givenStorage ?? createDefaultStorage(config.dataDir),
+    secrets: createSecretBox(config),
+    providers: createProviderGateway({
+      defaults: readDefaultProviderConfig(env ?? process.env),
+      env: env ?? process.env,
+      logger,
+    }),
+    workers: new WorkerPool({ logger, concurrency: config.workerConcurrency }),
+  };
+  registerTasks(deps);
   const app = createApp(deps);
   let server: Server | undefined;
 
-  const listen = async (port = config.port) => {
+  const start = async () => {
     await migrate(db);
+    if (config.workerConcurrency > 0) deps.workers.start();
+  };
+
+  const listen = async (port = config.port) => {
+    await start();
     const started = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(port, () => resolve(s)).once('error', reject);
     });
@@ -63,8 +95,9 @@ export const createVoiceEvalServer = (options: VoiceEvalServerOptions = {}): Voi
         s.closeIdleConnections();
       });
     }
+    await deps.workers.stop();
     await db.destroy();
   };
 
-  return { app, config, deps, migrate: () => migrate(db), listen, close };
+  return { app, config, deps, migrate: () => migrate(db), start, listen, close };
 };

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Role, Session } from '@voice-eval/contract';
 import pino from 'pino';
 import { afterAll } from 'vitest';
@@ -47,8 +50,10 @@ const emailFor = (label: string) => `${label}-${randomUUID().slice(0, 8)}@exampl
  */
 export const createHarness = async (options: VoiceEvalServerOptions = {}): Promise<Harness> => {
   const testDb = await createTestDb();
+  const dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-test-'));
   const server = createVoiceEvalServer({
     nodeEnv: 'test',
+    dataDir,
     jwtSecret: 'test-secret-that-is-at-least-32-characters-long',
     encryptionKey: Buffer.alloc(32, 7).toString('base64'),
     authRateLimitPerMinute: 100_000,
@@ -58,7 +63,11 @@ export const createHarness = async (options: VoiceEvalServerOptions = {}): Promi
     ...options,
   });
   const { url } = await server.listen(0);
-  afterAll(() => server.close().then(() => testDb.destroy()));
+  afterAll(async () => {
+    await server.close();
+    await testDb.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
   const { deps } = server;
 
   const createTenant = async (): Promise<Tenant> => {

@@ -11,6 +11,21 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
 
 export type Db = Knex;
 
+/**
+ * knex-pglite derives the command from knex's method name, so `del()` reports `DEL`, which knex
+ * does not recognise: a delete would resolve to the raw result instead of its row count (as on
+ * pg). Renaming the method fixes the count.
+ */
+const PgLiteBase = ClientPgLite as unknown as new (
+  config: Knex.Config,
+) => Knex.Client & { processResponse(obj: object, runner: unknown): unknown };
+
+class PgLiteClient extends PgLiteBase {
+  override processResponse(obj: { method?: string }, runner: unknown): unknown {
+    return super.processResponse(obj.method === 'del' ? { ...obj, method: 'delete' } : obj, runner);
+  }
+}
+
 export type DbOptions =
   /** A Postgres server. */
   | { kind: 'postgres'; url: string; poolMax?: number }
@@ -33,7 +48,7 @@ export const createDb = (options: DbOptions): Db => {
   }
   const pglite = instance;
   return knex({
-    client: ClientPgLite as unknown as typeof knex.Client,
+    client: PgLiteClient as unknown as typeof knex.Client,
     dialect: 'postgres',
     connection: () => ({ pglite }) as unknown as Knex.StaticConnectionConfig,
   });

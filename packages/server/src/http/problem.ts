@@ -21,6 +21,7 @@ const TITLES: Record<ErrorCode, string> = {
   ai_provider_not_configured: 'AI provider not configured',
   rate_limited: 'Too many requests',
   internal: 'Internal server error',
+  provider_error: 'AI provider failed',
 };
 
 /** Writes an RFC 9457 problem response. The only place errors become HTTP responses. */

@@ -63,6 +63,11 @@ export interface ProviderGateway {
   ): ProviderSelection;
   /** The provider of one row, active or not (for the "test provider" action). */
   forRecord(record: AiProviderRecord): ProviderSelection;
+  /**
+   * The row's routing as this gateway resolves it (its environment and secret allow-list): the
+   * source of `effective_routing`, `effective_gateway_interface` and `has_gateway_auth_secret`.
+   */
+  routingOf(record: AiProviderRecord): ResolvedRouting;
   /** The registry under the server config's capability entries. */
   readonly capabilities: CapabilityRegistry;
 }
@@ -126,11 +131,11 @@ export function createProviderGateway(options: ProviderGatewayOptions = {}): Pro
     onUsage: options.onUsage,
   };
 
+  const routingOf = (record: AiProviderRecord): ResolvedRouting =>
+    resolveRouting(record, { env: options.env, isSecretEnvAllowed: options.isSecretEnvAllowed });
+
   const forRecord = (record: AiProviderRecord): ProviderSelection => {
-    const routing = resolveRouting(record, {
-      env: options.env,
-      isSecretEnvAllowed: options.isSecretEnvAllowed,
-    });
+    const routing = routingOf(record);
     const problem = routingProblem(routing, options);
     if (problem || !routing.base_url) return notConfigured(problem ?? 'no provider URL', record.provider);
     const registry = capabilities.withOverrides(record.enabled_models);
@@ -167,6 +172,7 @@ export function createProviderGateway(options: ProviderGatewayOptions = {}): Pro
   return {
     capabilities,
     forRecord,
+    routingOf,
     forOrganization(records, selection = {}) {
       const purpose = selection.purpose ?? 'chat';
       const record = selection.provider === 'default' ? null : pickRecord(records, selection.provider);

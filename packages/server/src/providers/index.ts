@@ -34,7 +34,12 @@ export { PROVIDER_ERROR_CODES, providerFailure, ZERO_USAGE } from './provider-re
 export type { RetryPolicy } from './retry-policy.js';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry-policy.js';
 export type { AiProviderRecord, GatewaySecretStatus, ResolvedRouting, RoutingOptions } from './routing.js';
-export { ROUTING_MODES, resolveRouting, SUPPORTED_GATEWAY_INTERFACES } from './routing.js';
+export {
+  DEFAULT_GATEWAY_INTERFACE,
+  ROUTING_MODES,
+  resolveRouting,
+  SUPPORTED_GATEWAY_INTERFACES,
+} from './routing.js';
 export type {
   AiProvider,
   AudioFormat,

@@ -1,6 +1,12 @@
 import type { CallBudget } from './call-budget.js';
 import { type CapabilityRegistry, createCapabilityRegistry } from './capabilities.js';
-import { buildChatBody, isResponseFormatRejection, parseChatReply, usageOf } from './chat-completion.js';
+import {
+  buildChatBody,
+  isResponseFormatRejection,
+  parseChatReply,
+  type ResponseFormatMode,
+  usageOf,
+} from './chat-completion.js';
 import type { TransportConfig, TransportOutcome, TransportRequest } from './http-transport.js';
 import { sendRequest } from './http-transport.js';
 import { jsonSchemaOf } from './json-schema.js';
@@ -99,30 +105,7 @@ export class OpenAiCompatibleProvider implements AiProvider {
     const refused = this.#consume(options.budget, model);
     if (refused) return refused;
     const started = Date.now();
-    const schema = jsonSchemaOf(request.schema);
-    let mode: 'json_schema' | 'json_object' = this.#jsonSchemaRejected.has(model)
-      ? 'json_object'
-      : 'json_schema';
-    const send = () =>
-      this.#send(
-        { method: 'POST', path: '/chat/completions', model, ...options },
-        {
-          json: buildChatBody(request, model, mode, schema),
-        },
-      );
-    let outcome = await send();
-    let attempts = outcome.attempts;
-    if (
-      !outcome.ok &&
-      mode === 'json_schema' &&
-      isResponseFormatRejection(outcome.error.status, outcome.bodyText)
-    ) {
-      this.#transport.logger.info({ provider: this.name, model }, 'ai:json_schema_fallback');
-      this.#jsonSchemaRejected.add(model);
-      mode = 'json_object';
-      outcome = await send();
-      attempts += outcome.attempts;
-    }
+    const { outcome, attempts, mode } = await this.#completeJson(request, model, options);
     if (!outcome.ok) return { ok: false, error: outcome.error };
     const usage = usageOf(outcome.body);
     const event = { kind: 'chat', model, usage, prompt: request.prompt ?? null, attempts } as const;
@@ -179,6 +162,28 @@ export class OpenAiCompatibleProvider implements AiProvider {
       .filter((item): item is { id: string; owned_by?: unknown } => typeof item?.id === 'string')
       .map((item) => ({ id: item.id, owned_by: typeof item.owned_by === 'string' ? item.owned_by : null }));
     return this.#success(models, { ...ZERO_USAGE }, null);
+  }
+
+  /** Asks for json_schema output; once the server rejects that, json_object (remembered per model). */
+  async #completeJson(request: ChatRequest<unknown>, model: string, options: CallOptions) {
+    const schema = jsonSchemaOf(request.schema);
+    const send = (mode: ResponseFormatMode) =>
+      this.#send(
+        { method: 'POST', path: '/chat/completions', model, ...options },
+        { json: buildChatBody(request, model, mode, schema) },
+      );
+    if (this.#jsonSchemaRejected.has(model)) {
+      const outcome = await send('json_object');
+      return { outcome, attempts: outcome.attempts, mode: 'json_object' as const };
+    }
+    const first = await send('json_schema');
+    if (first.ok || !isResponseFormatRejection(first.error.status, first.bodyText)) {
+      return { outcome: first, attempts: first.attempts, mode: 'json_schema' as const };
+    }
+    this.#transport.logger.info({ provider: this.name, model }, 'ai:json_schema_fallback');
+    this.#jsonSchemaRejected.add(model);
+    const second = await send('json_object');
+    return { outcome: second, attempts: first.attempts + second.attempts, mode: 'json_object' as const };
   }
 
   #send(

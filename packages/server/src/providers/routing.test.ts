@@ -12,8 +12,8 @@ const record = (overrides: Partial<AiProviderRecord> = {}): AiProviderRecord => 
 describe('resolveRouting', () => {
   it('routes direct with the api key as a Bearer token and a known base URL', () => {
     expect(resolveRouting(record(), { env: {} })).toEqual({
-      effective_routing: 'direct',
-      effective_gateway_interface: 'openai_compatible',
+      effective_routing: 'inherit',
+      effective_gateway_interface: 'litellm_shim',
       has_gateway_auth_secret: false,
       gateway_auth_secret_status: 'not_configured',
       base_url: 'https://api.openai.com/v1',
@@ -29,7 +29,7 @@ describe('resolveRouting', () => {
     expect(resolveRouting(record({ provider: 'vllm' }), { env: {} }).base_url).toBeNull();
   });
 
-  it('inherits gateway routing when a gateway base URL is set, direct otherwise', () => {
+  it('inherits gateway routing when a gateway base URL is set, direct (effective inherit) otherwise', () => {
     expect(
       resolveRouting(record({ gateway_base_url: 'https://gw.example/v1' }), { env: {} }).effective_routing,
     ).toBe('gateway');
@@ -92,7 +92,27 @@ describe('resolveRouting', () => {
     });
   });
 
+  it('uses a stored gateway secret when no secret variable is named; the variable wins', () => {
+    const base = {
+      gateway_base_url: 'https://gw.example/v1',
+      api_key: null,
+      gateway_auth_secret: 'stored-gw-1',
+    };
+    expect(resolveRouting(record(base), { env: {} })).toMatchObject({
+      has_gateway_auth_secret: true,
+      gateway_auth_secret_status: 'present',
+      headers: { Authorization: 'Bearer stored-gw-1' },
+    });
+    const env = { VOICE_EVAL_GATEWAY_KEY: 'from-env-2' };
+    expect(
+      resolveRouting(record({ ...base, gateway_auth_secret_env: 'VOICE_EVAL_GATEWAY_KEY' }), { env }).headers,
+    ).toEqual({ Authorization: 'Bearer from-env-2' });
+  });
+
   it('keeps an explicit gateway interface', () => {
+    expect(
+      resolveRouting(record({ gateway_interface: 'native_openai' }), { env: {} }).effective_gateway_interface,
+    ).toBe('native_openai');
     expect(
       resolveRouting(record({ gateway_interface: 'anthropic_messages' }), { env: {} })
         .effective_gateway_interface,

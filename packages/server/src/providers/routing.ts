@@ -1,3 +1,5 @@
+import { type EffectiveRouting, GATEWAY_INTERFACES, type GatewayInterface } from '@voice-eval/contract';
+
 /**
  * How an organization's AIProvider row is reached: directly (`endpoint_url`, `api_key` as a
  * Bearer token) or through a gateway (`gateway_base_url`, a secret read from the server's
@@ -5,11 +7,17 @@
  * `effective_gateway_interface` and `has_gateway_auth_secret` are computed.
  */
 
-/** Values of `routing_mode`. `inherit` means gateway when a gateway base URL is set, else direct. */
+/** Values of `routing_mode`. `inherit` means gateway when a gateway base URL is set, else direct (effective `inherit`). */
 export const ROUTING_MODES = ['inherit', 'direct', 'gateway'] as const;
 
-/** Wire interfaces the adapters speak; `inherit` resolves to the provider's native one. */
-export const SUPPORTED_GATEWAY_INTERFACES = ['openai_compatible'] as const;
+/**
+ * Gateway interfaces the adapters speak (the contract's values; both are OpenAI-compatible chat
+ * completions). `inherit` resolves to {@link DEFAULT_GATEWAY_INTERFACE}.
+ */
+export const SUPPORTED_GATEWAY_INTERFACES = GATEWAY_INTERFACES;
+
+/** What `gateway_interface: inherit` resolves to: a LiteLLM-style shim. */
+export const DEFAULT_GATEWAY_INTERFACE: GatewayInterface = 'litellm_shim';
 
 /** The fields of an AIProvider row the gateway needs, `api_key` already decrypted. */
 export interface AiProviderRecord {
@@ -25,8 +33,10 @@ export interface AiProviderRecord {
   gateway_base_url?: string | null;
   /** The header carrying the gateway secret. @default `Authorization` */
   gateway_auth_header?: string | null;
-  /** The name of the server environment variable holding the gateway secret. */
+  /** The name of the server environment variable holding the gateway secret; it wins over a stored secret. */
   gateway_auth_secret_env?: string | null;
+  /** The gateway secret stored (encrypted) on the row, already decrypted. */
+  gateway_auth_secret?: string | null;
   gateway_extra_headers?: Record<string, string> | null;
   /** Model names, plus capability entries (`audio:<model>`, `stt:<model>`; see capabilities.ts). */
   enabled_models?: readonly string[] | null;
@@ -39,7 +49,9 @@ export type GatewaySecretStatus = 'not_configured' | 'present' | 'missing' | 'no
 
 /** The routing of one AIProvider row, ready for an adapter. Holds credentials: never log it. */
 export interface ResolvedRouting {
-  effective_routing: 'direct' | 'gateway';
+  /** `inherit`: the row inherits and no gateway is configured, so calls go direct. */
+  effective_routing: EffectiveRouting;
+  /** One of {@link SUPPORTED_GATEWAY_INTERFACES}, or an unsupported value the row names. */
   effective_gateway_interface: string;
   has_gateway_auth_secret: boolean;
   gateway_auth_secret_status: GatewaySecretStatus;
@@ -80,10 +92,10 @@ const nonEmpty = (value: string | null | undefined): string | null => {
 
 const defaultSecretEnvAllowed = (name: string): boolean => /^VOICE_EVAL_GATEWAY_[A-Z0-9_]+$/.test(name);
 
-function effectiveRouting(record: AiProviderRecord): 'direct' | 'gateway' {
+function effectiveRouting(record: AiProviderRecord): EffectiveRouting {
   const mode = record.routing_mode?.trim().toLowerCase();
   if (mode === 'direct' || mode === 'gateway') return mode;
-  return nonEmpty(record.gateway_base_url) ? 'gateway' : 'direct';
+  return nonEmpty(record.gateway_base_url) ? 'gateway' : 'inherit';
 }
 
 function readGatewaySecret(
@@ -91,7 +103,9 @@ function readGatewaySecret(
   options: RoutingOptions,
 ): { status: GatewaySecretStatus; secret: string | null } {
   const name = nonEmpty(record.gateway_auth_secret_env);
-  if (!name) return { status: 'not_configured', secret: null };
+  const stored = nonEmpty(record.gateway_auth_secret);
+  if (!name)
+    return stored ? { status: 'present', secret: stored } : { status: 'not_configured', secret: null };
   if (!(options.isSecretEnvAllowed ?? defaultSecretEnvAllowed)(name))
     return { status: 'not_allowed', secret: null };
   const secret = nonEmpty((options.env ?? process.env)[name]);
@@ -115,16 +129,17 @@ function gatewayHeaders(record: AiProviderRecord, secret: string | null): Record
 }
 
 /**
- * Resolves a row's routing. Direct: `endpoint_url` (or the vendor's public URL for well-known
- * providers) with `api_key` as a Bearer token. Gateway: `gateway_base_url`, the secret from the
- * environment variable named by `gateway_auth_secret_env` under `gateway_auth_header` (Bearer
- * when that header is `Authorization`; the row's `api_key` as a Bearer token when no secret is
- * configured), plus `gateway_extra_headers`.
+ * Resolves a row's routing. Direct (and `inherit` without a gateway): `endpoint_url` (or the
+ * vendor's public URL for well-known providers) with `api_key` as a Bearer token. Gateway:
+ * `gateway_base_url`, the secret from the environment variable named by
+ * `gateway_auth_secret_env` (else the row's stored `gateway_auth_secret`) under
+ * `gateway_auth_header` (Bearer when that header is `Authorization`; the row's `api_key` as a
+ * Bearer token when no secret is configured), plus `gateway_extra_headers`.
  */
 export function resolveRouting(record: AiProviderRecord, options: RoutingOptions = {}): ResolvedRouting {
   const routing = effectiveRouting(record);
   const requested = record.gateway_interface?.trim().toLowerCase();
-  const effectiveInterface = requested && requested !== 'inherit' ? requested : 'openai_compatible';
+  const effectiveInterface = requested && requested !== 'inherit' ? requested : DEFAULT_GATEWAY_INTERFACE;
   const { status, secret } = readGatewaySecret(record, options);
   const common = {
     effective_routing: routing,

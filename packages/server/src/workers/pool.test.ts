@@ -38,7 +38,9 @@ describe('claimRows', () => {
     await reset();
     await seed(40);
     const claims = await Promise.all(
-      Array.from({ length: 4 }, (_, i) => claimRows<Item>(t.db, work, { instanceId: `i${i}`, limit: 15, leaseMs: 60_000, now: new Date() })),
+      Array.from({ length: 4 }, (_, i) =>
+        claimRows<Item>(t.db, work, { instanceId: `i${i}`, limit: 15, leaseMs: 60_000, now: new Date() }),
+      ),
     );
     const ids = claims.flat().map((r) => r.id);
     expect(ids).toHaveLength(40);
@@ -55,20 +57,39 @@ describe('leases', () => {
     const t0 = new Date('2026-01-01T00:00:00Z');
     const [first] = await claimRows<Item>(t.db, work, { instanceId: 'a', limit: 1, leaseMs: 1000, now: t0 });
     const later = new Date(t0.getTime() + 5000);
-    expect(await sweepExpired(t.db, work, { now: later, maxAttempts: 3 })).toEqual({ requeued: 1, failed: 0 });
-    const [second] = await claimRows<Item>(t.db, work, { instanceId: 'b', limit: 1, leaseMs: 1000, now: later });
+    expect(await sweepExpired(t.db, work, { now: later, maxAttempts: 3 })).toEqual({
+      requeued: 1,
+      failed: 0,
+    });
+    const [second] = await claimRows<Item>(t.db, work, {
+      instanceId: 'b',
+      limit: 1,
+      leaseMs: 1000,
+      now: later,
+    });
     expect(second!.attempts).toBe(2);
     expect(await renewLease(t.db, work, leaseOf(first!), 1000, later)).toBe(false);
     expect(await completeLeased(t.db, work, leaseOf(first!), { status: 'completed', result: 1 })).toBe(false);
     expect(await completeLeased(t.db, work, leaseOf(second!), { status: 'completed', result: 2 })).toBe(true);
-    expect(await t.db('scratch_items').first()).toMatchObject({ status: 'completed', result: 2, lease_owner: null });
+    expect(await t.db('scratch_items').first()).toMatchObject({
+      status: 'completed',
+      result: 2,
+      lease_owner: null,
+    });
   });
 
   it('a cancelled row is not overwritten by its worker', async () => {
     await reset();
     await seed(1);
-    const [row] = await claimRows<Item>(t.db, work, { instanceId: 'a', limit: 1, leaseMs: 60_000, now: new Date() });
-    await t.db('scratch_items').update({ status: 'failed', error: JSON.stringify({ code: 'cancelled' }), lease_owner: null });
+    const [row] = await claimRows<Item>(t.db, work, {
+      instanceId: 'a',
+      limit: 1,
+      leaseMs: 60_000,
+      now: new Date(),
+    });
+    await t
+      .db('scratch_items')
+      .update({ status: 'failed', error: JSON.stringify({ code: 'cancelled' }), lease_owner: null });
     expect(await completeLeased(t.db, work, leaseOf(row!), { status: 'completed', result: 9 })).toBe(false);
     expect((await t.db('scratch_items').first()).status).toBe('failed');
   });
@@ -91,7 +112,8 @@ describe('leases', () => {
 describe('WorkerPool', () => {
   const doubling = (seen: string[]): Task<Item> => ({
     name: 'scratch.double',
-    claim: (instanceId, limit) => claimRows<Item>(t.db, work, { instanceId, limit, leaseMs: 30_000, now: new Date() }),
+    claim: (instanceId, limit) =>
+      claimRows<Item>(t.db, work, { instanceId, limit, leaseMs: 30_000, now: new Date() }),
     run: async (item) => {
       seen.push(item.id);
       await completeLeased(t.db, work, leaseOf(item), { status: 'completed', result: item.value * 2 });
@@ -103,11 +125,16 @@ describe('WorkerPool', () => {
     await reset();
     const ids = await seed(25);
     const seen: string[] = [];
-    const pool = new WorkerPool({ logger: pino({ level: 'silent' }), concurrency: 3, idleMs: 20 }).register(doubling(seen));
+    const pool = new WorkerPool({ logger: pino({ level: 'silent' }), concurrency: 3, idleMs: 20 }).register(
+      doubling(seen),
+    );
     pool.start();
     try {
       await expect
-        .poll(async () => (await t.db('scratch_items').where({ status: 'completed' }).count({ n: '*' }))[0]!.n, { timeout: 20_000 })
+        .poll(
+          async () => (await t.db('scratch_items').where({ status: 'completed' }).count({ n: '*' }))[0]!.n,
+          { timeout: 20_000 },
+        )
         .toBe(25);
     } finally {
       await pool.stop();
@@ -124,7 +151,8 @@ describe('WorkerPool', () => {
     let finished = 0;
     const pool = new WorkerPool({ logger: pino({ level: 'silent' }), concurrency: 2, idleMs: 10 }).register({
       name: 'scratch.slow',
-      claim: (instanceId, limit) => claimRows<Item>(t.db, work, { instanceId, limit, leaseMs: 30_000, now: new Date() }),
+      claim: (instanceId, limit) =>
+        claimRows<Item>(t.db, work, { instanceId, limit, leaseMs: 30_000, now: new Date() }),
       run: async (_item, signal) => {
         running++;
         await new Promise((resolve) => signal.addEventListener('abort', resolve));

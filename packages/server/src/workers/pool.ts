@@ -35,6 +35,8 @@ export class WorkerPool {
   readonly #abort = new AbortController();
   readonly #loops: Promise<void>[] = [];
   readonly #wakers = new Map<string, () => void>();
+  /** Tasks notified while not sleeping (e.g. mid-claim): their next sleep returns at once. */
+  readonly #woken = new Set<string>();
   readonly #options: Required<WorkerPoolOptions>;
   #started = false;
 
@@ -58,7 +60,9 @@ export class WorkerPool {
 
   /** Wakes the claim loop of a task now (after new work was queued on this instance). */
   notify(taskName: string): void {
-    this.#wakers.get(taskName)?.();
+    const wake = this.#wakers.get(taskName);
+    if (wake) wake();
+    else this.#woken.add(taskName);
   }
 
   /** Stops claiming, aborts running items (their leases lapse and another worker resumes them), waits for the loops. */
@@ -69,12 +73,14 @@ export class WorkerPool {
   }
 
   #sleep(taskName: string, ms: number): Promise<void> {
+    if (this.#woken.delete(taskName)) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        if (this.#wakers.get(taskName) === done) this.#wakers.delete(taskName);
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.#wakers.set(taskName, done);
     });
   }
@@ -100,7 +106,11 @@ export class WorkerPool {
       if (signal.aborted) break;
       // backlog drained: poll later; every slot busy: claim again as soon as one frees up
       if (claimed.length < free) await this.#sleep(task.name, this.#options.idleMs);
-      else await Promise.race([new Promise((resolve) => queue.once('next', resolve)), this.#sleep(task.name, this.#options.idleMs)]);
+      else
+        await Promise.race([
+          new Promise((resolve) => queue.once('next', resolve)),
+          this.#sleep(task.name, this.#options.idleMs),
+        ]);
     }
     await queue.onIdle();
   }

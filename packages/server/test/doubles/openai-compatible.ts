@@ -92,6 +92,7 @@ export function errorReply(status: number, message: string, headers?: Record<str
 const DEFAULT_AUDIO_MODELS = ['gpt-4o-audio-preview', 'gpt-4o-mini-audio-preview'];
 const DEFAULT_STT_MODELS = ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe'];
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+const TRANSCRIPTION: DoubleReply = { json: { text: 'transcribed by the double' } };
 
 type Check = string | null;
 
@@ -200,35 +201,31 @@ export async function startOpenAiDouble(options: OpenAiDoubleOptions = {}): Prom
 
   const app = express();
   const upload = multer({ storage: multer.memoryStorage() });
+  const chatCheck = (req: Request) => checkChat(req.body, options);
+  const sttCheck = (req: Request) => checkTranscription(req, options);
+  const modelIds = [
+    ...(options.audioModels ?? DEFAULT_AUDIO_MODELS),
+    ...(options.sttModels ?? DEFAULT_STT_MODELS),
+  ];
+  const models = {
+    object: 'list',
+    data: modelIds.map((id) => ({ id, object: 'model', owned_by: 'double' })),
+  };
   app.post(
     '/v1/chat/completions',
     express.json({ limit: '50mb' }),
-    handle(
-      (req) => checkChat(req.body, options),
-      () => chatReply({}),
-    ),
+    handle(chatCheck, () => chatReply({})),
   );
   app.post(
     '/v1/audio/transcriptions',
     upload.single('file'),
-    handle(
-      (req) => checkTranscription(req, options),
-      () => ({ json: { text: 'transcribed by the double' } }),
-    ),
+    handle(sttCheck, () => TRANSCRIPTION),
   );
   app.get(
     '/v1/models',
     handle(
       () => null,
-      () => ({
-        json: {
-          object: 'list',
-          data: [
-            ...(options.audioModels ?? DEFAULT_AUDIO_MODELS),
-            ...(options.sttModels ?? DEFAULT_STT_MODELS),
-          ].map((id) => ({ id, object: 'model', owned_by: 'double' })),
-        },
-      }),
+      () => ({ json: models }),
     ),
   );
   app.use((error: Error, _req: Request, res: Response, _next: NextFunction) => {

@@ -1,0 +1,43 @@
+import { type OrganizationPlan, OrganizationPlanSchema, Uuid } from '@voice-eval/contract';
+import type { Db } from '../db/knex.js';
+import { iso } from '../db/rows.js';
+import { ApiError, notFound } from '../errors.js';
+
+/** What {@link setPlan} reports: the organization and its plan before and after. */
+export type SetPlanResult = {
+  organization_id: string;
+  name: string;
+  previous_plan: OrganizationPlan;
+  plan: OrganizationPlan;
+  updated_at: string;
+};
+
+/**
+ * Sets an organization's plan (`free` or `enterprise`), for operators (the `set-plan` CLI
+ * command). Throws `validation_failed` for a malformed id or plan and `not_found` for an unknown
+ * organization. Running servers pick the change up within their credential cache TTL (5 s).
+ */
+export const setPlan = async (db: Db, organizationId: string, plan: string): Promise<SetPlanResult> => {
+  if (!Uuid.safeParse(organizationId).success) {
+    throw new ApiError('validation_failed', `Not an organization id: ${organizationId}`);
+  }
+  const parsed = OrganizationPlanSchema.safeParse(plan);
+  if (!parsed.success) {
+    throw new ApiError('validation_failed', `Unknown plan ${plan}; expected one of: free, enterprise`);
+  }
+  return db.transaction(async (trx) => {
+    const current = await trx('organizations').where({ id: organizationId }).forUpdate().first('plan');
+    if (!current) throw notFound('Organization');
+    const [row] = await trx('organizations')
+      .where({ id: organizationId })
+      .update({ plan: parsed.data, updated_at: trx.fn.now() })
+      .returning(['id', 'name', 'plan', 'updated_at']);
+    return {
+      organization_id: row.id,
+      name: row.name,
+      previous_plan: current.plan,
+      plan: row.plan,
+      updated_at: iso(row.updated_at),
+    };
+  });
+};

@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDb, type TestDb } from '../../test/setup-db.js';
+import { AtCapacityBackoff } from './backoff.js';
+import {
+  liveCounts,
+  makeEvaluation,
+  makeOrganization,
+  makeWorkspace,
+  resetDispatch,
+} from './dispatch-fixtures.js';
+import { createFairDispatcher, dispatchPass } from './fair-dispatcher.js';
+import type { DispatchLimits } from './plan.js';
+
+let testDb: TestDb;
+const db = () => testDb.db;
+beforeAll(async () => {
+  testDb = await createTestDb();
+});
+afterAll(() => testDb.destroy());
+beforeEach(() => resetDispatch(db()));
+
+const LIMITS: DispatchLimits = { global: 7, organization: 5, workspace: 3, job: 2, batch: 32 };
+const options = (limits = LIMITS, now = () => new Date()) => ({ db: db(), limits, leaseMs: 60_000, now });
+
+const expectWithinLimits = async (limits: DispatchLimits) => {
+  const live = await liveCounts(db(), new Date());
+  expect(live.global).toBeLessThanOrEqual(limits.global);
+  for (const n of live.organization.values()) expect(n).toBeLessThanOrEqual(limits.organization);
+  for (const n of live.workspace.values()) expect(n).toBeLessThanOrEqual(limits.workspace);
+  for (const n of live.job.values()) expect(n).toBeLessThanOrEqual(limits.job);
+  return live;
+};
+
+/** Two organizations: a with two workspaces (three evaluations), b with one. */
+const seedTwoOrganizations = async () => {
+  const a = await makeOrganization(db());
+  const a2 = {
+    organizationId: a.organizationId,
+    workspaceId: await makeWorkspace(db(), a.organizationId, 'Second'),
+  };
+  const b = await makeOrganization(db());
+  const evaluations = [
+    await makeEvaluation(db(), a, 10),
+    await makeEvaluation(db(), a, 10),
+    await makeEvaluation(db(), a2, 10),
+    await makeEvaluation(db(), b, 10),
+  ];
+  return { a, a2, b, evaluations };
+};
+
+describe('dispatchPass', () => {
+  it('claims rows for one instance within every limit, leased, logged and with their evaluations running', async () => {
+    const { a, b, evaluations } = await seedTwoOrganizations();
+    const pass = await dispatchPass(options(), 'instance-1', 100);
+    expect(pass.rows).toHaveLength(7);
+    const live = await expectWithinLimits(LIMITS);
+    expect(live.organization.get(a.organizationId)).toBe(5);
+    expect(live.organization.get(b.organizationId)).toBe(2);
+    for (const row of pass.rows) {
+      expect(row.lease_owner).toMatch(/^instance-1:[0-9a-f-]{36}$/);
+      expect(row.attempts).toBe(1);
+    }
+    const logged = await db()('evaluation_dispatches').whereIn(
+      'evaluation_row_id',
+      pass.rows.map((r) => r.id),
+    );
+    expect(logged).toHaveLength(7);
+    expect(logged.every((d) => d.attempt === 1 && d.instance_id === 'instance-1')).toBe(true);
+    const statuses = await db()('evaluations')
+      .whereIn(
+        'id',
+        evaluations.map((e) => e.id),
+      )
+      .pluck('status');
+    expect(statuses.every((s: string) => s === 'running')).toBe(true);
+  });
+
+  it('gives a second instance nothing while every slot is taken; expired leases free their slots', async () => {
+    await seedTwoOrganizations();
+    await dispatchPass(options(), 'instance-1', 100);
+    const blocked = await dispatchPass(options(), 'instance-2', 100);
+    expect(blocked).toEqual({ rows: [], atCapacity: true });
+    const [expired] = await db()('evaluation_rows').where('status', 'running').limit(1).pluck('id');
+    await db()('evaluation_rows')
+      .where('id', expired)
+      .update({ lease_expires_at: new Date(Date.now() - 1000) });
+    const freed = await dispatchPass(options(), 'instance-2', 100);
+    expect(freed.rows).toHaveLength(1);
+    expect(freed.rows[0]!.lease_owner).toMatch(/^instance-2:/);
+    await expectWithinLimits(LIMITS);
+  });
+
+  it('never starts a row whose (row, attempt) key is already in the dispatch log', async () => {
+    const a = await makeOrganization(db());
+    const evaluation = await makeEvaluation(db(), a, 3);
+    const [first] = await db()('evaluation_rows')
+      .where('evaluation_id', evaluation.id)
+      .orderBy('position')
+      .pluck('id');
+    await db()('evaluation_dispatches').insert({
+      evaluation_row_id: first,
+      attempt: 1,
+      evaluation_id: evaluation.id,
+      instance_id: 'elsewhere',
+      lease_owner: 'elsewhere:token',
+      dispatched_at: new Date(),
+    });
+    const pass = await dispatchPass(options({ ...LIMITS, job: 10, workspace: 10 }), 'instance-1', 10);
+    expect(pass.rows.map((r) => r.id)).not.toContain(first);
+    expect(pass.rows).toHaveLength(2);
+    expect(await db()('evaluation_rows').where('id', first).first('status')).toEqual({ status: 'pending' });
+  });
+
+  it('never dispatches the rows of a cancelled evaluation', async () => {
+    const a = await makeOrganization(db());
+    const cancelled = await makeEvaluation(db(), a, 5);
+    await db()('evaluations').where('id', cancelled.id).update({ status: 'cancelled' });
+    const pass = await dispatchPass(options(), 'instance-1', 10);
+    expect(pass).toEqual({ rows: [], atCapacity: false });
+  });
+
+  it('persists the round-robin cursors, so successive passes rotate over organizations', async () => {
+    const orgs = [await makeOrganization(db()), await makeOrganization(db()), await makeOrganization(db())];
+    for (const org of orgs) await makeEvaluation(db(), org, 5);
+    const served: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const [row] = (await dispatchPass(options(), `instance-${i}`, 1)).rows;
+      served.push(row!.organization_id);
+      // the row finishes before the next pass: every organization is back to zero in flight
+      await db()('evaluation_rows').where('id', row!.id).update({ status: 'completed', lease_owner: null });
+      const ringKey = await db()('dispatch_tenants')
+        .where({ organization_id: row!.organization_id })
+        .whereNull('workspace_id')
+        .first('ring_key');
+      expect(await db()('dispatch_state').first('global_cursor')).toEqual({
+        global_cursor: ringKey.ring_key,
+      });
+    }
+    expect(served.slice(0, 3).sort()).toEqual(orgs.map((o) => o.organizationId).sort());
+    expect(served.slice(3)).toEqual(served.slice(0, 3));
+  });
+
+  it('holds every limit when many instances dispatch at once', async () => {
+    const limits = { global: 9, organization: 4, workspace: 3, job: 2, batch: 4 };
+    for (let i = 0; i < 4; i++) {
+      const org = await makeOrganization(db());
+      await makeEvaluation(db(), org, 8);
+      await makeEvaluation(db(), { ...org, workspaceId: await makeWorkspace(db(), org.organizationId) }, 8);
+    }
+    const passes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => dispatchPass(options(limits), `instance-${i}`, 3)),
+    );
+    expect(passes.reduce((n, p) => n + p.rows.length, 0)).toBe(9);
+    await expectWithinLimits(limits);
+  });
+});
+
+describe('createFairDispatcher', () => {
+  it('backs off once at capacity, without reading the database, until released or the back-off ends', async () => {
+    const a = await makeOrganization(db());
+    await makeEvaluation(db(), a, 5);
+    let clock = Date.now();
+    const backoff = new AtCapacityBackoff();
+    const dispatcher = createFairDispatcher({
+      ...options({ ...LIMITS, job: 1 }, () => new Date(clock)),
+      backoffSeconds: 5,
+      backoff,
+    });
+    expect(await dispatcher.claim('instance-1', 3)).toHaveLength(1);
+    expect(await dispatcher.claim('instance-1', 3)).toHaveLength(0);
+    expect(backoff.active(clock)).toBe(true);
+    await db()('evaluation_rows')
+      .where('status', 'running')
+      .update({ status: 'completed', lease_owner: null });
+    // room again, but the back-off is still on: no pass at all
+    expect(await dispatcher.claim('instance-1', 3)).toHaveLength(0);
+    clock += 5_001;
+    expect(await dispatcher.claim('instance-1', 3)).toHaveLength(1);
+    expect(await dispatcher.claim('instance-1', 3)).toHaveLength(0);
+    await db()('evaluation_rows')
+      .where('status', 'running')
+      .update({ status: 'completed', lease_owner: null });
+    backoff.release();
+    expect(await dispatcher.claim('instance-1', 3)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,135 @@
+import type { DiarisationError } from '@voice-eval/contract';
+import type { Knex } from 'knex';
+import { type RowTarget, whereTarget } from './row-repo.js';
+
+/** The settings of one transcribe request; queued rows point at it. */
+export type DiarisationRow = {
+  id: string;
+  call_import_id: string;
+  mode: 'stt_llm' | 'llm_only';
+  llm_provider: string | null;
+  llm_model: string | null;
+  stt_provider: string | null;
+  stt_model: string | null;
+  prompt: string | null;
+  created_by: string;
+  created_at: Date;
+};
+
+/** A diarisation request with the organization it runs for (what a worker needs to pick providers). */
+export type DiarisationContext = DiarisationRow & { organization_id: string; workspace_id: string };
+
+/** Which rows a transcribe request may queue. */
+export type QueueRules = { overwriteExisting: boolean; onlyMissing: boolean };
+
+export const insertDiarisation = async (
+  db: Knex,
+  row: Omit<DiarisationRow, 'id' | 'created_at'>,
+): Promise<DiarisationRow> => {
+  const [created] = await db('call_import_diarisations').insert(row).returning('*');
+  return created as DiarisationRow;
+};
+
+/** Removes a diarisation request that queued no row. */
+export const deleteDiarisation = async (db: Knex, id: string): Promise<void> => {
+  await db('call_import_diarisations').where({ id }).delete().returning('id');
+};
+
+export const findDiarisationContext = (db: Knex, id: string): Promise<DiarisationContext | undefined> =>
+  db('call_import_diarisations as d')
+    .join('call_imports as ci', 'ci.id', 'd.call_import_id')
+    .where('d.id', id)
+    .first('d.*', 'ci.organization_id', 'ci.workspace_id');
+
+/**
+ * Queues every eligible row of the target for diarisation `diarisationId` in one UPDATE: rows
+ * never transcribed or failed (and completed ones when overwriting), not skipped by
+ * `only_missing`, with audio or a source transcript. Returns how many were queued.
+ */
+export const queueRows = async (
+  db: Knex,
+  target: RowTarget,
+  diarisationId: string,
+  rules: QueueRules,
+  now: Date,
+): Promise<number> => {
+  const requeued = rules.overwriteExisting ? ['failed', 'completed'] : ['failed'];
+  const update = whereTarget(db('call_import_rows'), target)
+    .where((q) => q.whereNull('diarised_transcript_status').orWhereIn('diarised_transcript_status', requeued))
+    .where((q) =>
+      q
+        .whereNotNull('recording_url')
+        .orWhereNotNull('recording_storage_key')
+        .orWhereNotNull('source_transcript'),
+    );
+  if (rules.onlyMissing) update.whereNull('source_transcript');
+  return update.update({
+    diarised_transcript_status: 'pending',
+    diarisation_id: diarisationId,
+    queued_at: now,
+    attempts: 0,
+    lease_owner: null,
+    lease_expires_at: null,
+    diarised_transcript: null,
+    diarised_transcript_error: null,
+    updated_at: now,
+  });
+};
+
+/**
+ * Counts the target's rows that `diarisationId` did not queue, by skip reason (first match wins):
+ * `in_progress`, `already_transcribed`, `has_source_transcript`, `no_audio`. A row that looks
+ * eligible was taken by a concurrent request meanwhile and counts as `in_progress`.
+ */
+export const countSkipped = async (
+  db: Knex,
+  target: RowTarget,
+  diarisationId: string,
+  rules: QueueRules,
+): Promise<Map<string, number>> => {
+  const reason = db.raw(
+    `case
+       when diarised_transcript_status in ('pending', 'running') then 'in_progress'
+       when diarised_transcript_status = 'completed' then 'already_transcribed'
+       when ?::boolean and source_transcript is not null then 'has_source_transcript'
+       when recording_url is null and recording_storage_key is null and source_transcript is null then 'no_audio'
+       else 'in_progress'
+     end as reason`,
+    [rules.onlyMissing],
+  );
+  const classified = whereTarget(db('call_import_rows').select(reason), target).where((q) =>
+    q.whereNull('diarisation_id').orWhereNot('diarisation_id', diarisationId),
+  );
+  const rows: Array<{ reason: string; n: number | string }> = await db
+    .from(classified.as('c'))
+    .select('reason')
+    .count({ n: '*' })
+    .groupBy('reason');
+  return new Map(rows.map((r) => [r.reason, Number(r.n)]));
+};
+
+/** How many rows of the target exist. */
+export const countTarget = async (db: Knex, target: RowTarget): Promise<number> => {
+  const [row] = await whereTarget(db('call_import_rows'), target).count({ n: '*' });
+  return Number(row?.n ?? 0);
+};
+
+/**
+ * Cancels the target's pending and running rows in one UPDATE: they become `failed` with the
+ * error `cancelled` and lose their lease, so a worker still on them cannot finish them (fencing).
+ */
+export const cancelRows = (
+  db: Knex,
+  target: RowTarget,
+  error: DiarisationError,
+  now: Date,
+): Promise<number> =>
+  whereTarget(db('call_import_rows'), target)
+    .whereIn('diarised_transcript_status', ['pending', 'running'])
+    .update({
+      diarised_transcript_status: 'failed',
+      diarised_transcript_error: JSON.stringify(error),
+      lease_owner: null,
+      lease_expires_at: null,
+      updated_at: now,
+    });

@@ -1,0 +1,141 @@
+import type { DiarisationError, TranscriptTurn } from '@voice-eval/contract';
+import {
+  type AiProvider,
+  type AiProviderRecord,
+  diariseV1,
+  type ProviderError,
+  type ProviderErrorCode,
+  type ProviderPurpose,
+  renderPrompt,
+  transcribeDiariseV1,
+} from '../../providers/index.js';
+import { listProviderRecords } from '../ai-providers/service.js';
+import { type DiarisationContext, findDiarisationContext } from './diarisation-repo.js';
+import { loadRecording, type RecordingAccess } from './recording.js';
+import type { RowRecord } from './row-repo.js';
+
+/** The outcome of diarising one row: its turns, or the typed error to record on it. */
+export type DiariseOutcome = { ok: true; turns: TranscriptTurn[] } | { ok: false; error: DiarisationError };
+
+/** Provider failures as row error codes (rate limits and budgets surface as `provider_error`). */
+const ROW_CODES: Record<ProviderErrorCode, DiarisationError['code']> = {
+  provider_error: 'provider_error',
+  rate_limited: 'provider_error',
+  timeout: 'timeout',
+  cancelled: 'cancelled',
+  invalid_provider_response: 'invalid_provider_response',
+  provider_audio_unsupported: 'provider_audio_unsupported',
+  ai_provider_not_configured: 'provider_error',
+  budget_exhausted: 'provider_error',
+};
+
+type Run = RecordingAccess & {
+  context: DiarisationContext;
+  records: AiProviderRecord[];
+  signal: AbortSignal;
+};
+
+const failed = (run: Run, error: Omit<ProviderError, 'status' | 'retry_after_ms'>): DiariseOutcome => ({
+  ok: false,
+  error: {
+    code: ROW_CODES[error.code],
+    message: error.message,
+    provider: error.provider,
+    model: error.model,
+    at: run.deps.now().toISOString(),
+  },
+});
+
+const providerFor = (run: Run, provider: string | null, purpose: ProviderPurpose) =>
+  run.deps.providers.forOrganization(run.records, { provider, purpose });
+
+const toTurns = (turns: ReadonlyArray<{ speaker: 'agent' | 'user'; text: string }>): TranscriptTurn[] =>
+  turns.filter((t) => t.text.trim() !== '').map((t) => ({ speaker: t.speaker, text: t.text }));
+
+/** Splits plain text into turns with the chat model (an empty text is an empty transcript). */
+const diariseText = async (run: Run, transcript: string): Promise<DiariseOutcome> => {
+  if (transcript.trim() === '') return { ok: true, turns: [] };
+  const picked = providerFor(run, run.context.llm_provider, 'chat');
+  if (!picked.ok) return failed(run, picked.error);
+  const result = await picked.provider.chat(
+    {
+      ...renderPrompt(diariseV1, { transcript, instructions: run.context.prompt }),
+      model: run.context.llm_model ?? undefined,
+    },
+    { signal: run.signal },
+  );
+  return result.ok ? { ok: true, turns: toTurns(result.value.data.turns) } : failed(run, result.error);
+};
+
+const transcribe = async (run: Run, stt: AiProvider, row: RowRecord) => {
+  const loaded = await loadRecording(run, row, run.signal);
+  if (!loaded.ok) return { ok: false as const, outcome: { ok: false as const, error: loaded.error } };
+  const result = await stt.transcribe(
+    { model: run.context.stt_model ?? undefined, audio: loaded.audio },
+    { signal: run.signal },
+  );
+  if (!result.ok) return { ok: false as const, outcome: failed(run, result.error) };
+  return { ok: true as const, text: result.value.text };
+};
+
+/** `stt_llm`: speech to text (skipped when the source carried a transcript), then diarisation of the text. */
+const sttThenLlm = async (run: Run, row: RowRecord): Promise<DiariseOutcome> => {
+  if (row.source_transcript !== null) return diariseText(run, row.source_transcript);
+  const stt = providerFor(run, run.context.stt_provider, 'stt');
+  if (!stt.ok) return failed(run, stt.error);
+  const heard = await transcribe(run, stt.provider, row);
+  return heard.ok ? diariseText(run, heard.text) : heard.outcome;
+};
+
+/**
+ * `llm_only`: one multimodal pass over the recording. A model whose chat does not take audio
+ * answers `provider_audio_unsupported`, recorded on the row. A row with no recording but a
+ * source transcript has its text diarised instead.
+ */
+const llmOnly = async (run: Run, row: RowRecord): Promise<DiariseOutcome> => {
+  if (!row.recording_storage_key && !row.recording_url && row.source_transcript !== null) {
+    return diariseText(run, row.source_transcript);
+  }
+  const picked = providerFor(run, run.context.llm_provider, 'chat');
+  if (!picked.ok) return failed(run, picked.error);
+  const loaded = await loadRecording(run, row, run.signal);
+  if (!loaded.ok) return { ok: false, error: loaded.error };
+  const result = await picked.provider.chat(
+    {
+      ...renderPrompt(transcribeDiariseV1, { instructions: run.context.prompt }),
+      model: run.context.llm_model ?? undefined,
+      audio: loaded.audio,
+    },
+    { signal: run.signal },
+  );
+  return result.ok ? { ok: true, turns: toTurns(result.value.data.turns) } : failed(run, result.error);
+};
+
+/**
+ * Diarises one claimed row with the settings of the transcribe request that queued it, using
+ * the organization's AI providers (or the server default). Never throws for expected failures:
+ * they come back as the row's typed error.
+ */
+export const diariseRow = async (
+  access: RecordingAccess,
+  row: RowRecord,
+  signal: AbortSignal,
+): Promise<DiariseOutcome> => {
+  const context = row.diarisation_id
+    ? await findDiarisationContext(access.deps.db, row.diarisation_id)
+    : undefined;
+  const now = access.deps.now().toISOString();
+  if (!context) {
+    const error = {
+      code: 'provider_error' as const,
+      message: 'The transcription request is gone.',
+      provider: null,
+      model: null,
+      at: now,
+    };
+    return { ok: false, error };
+  }
+  const records = await listProviderRecords(access.deps, context.organization_id);
+  const run: Run = { ...access, context, records, signal };
+  return context.mode === 'llm_only' ? llmOnly(run, row) : sttThenLlm(run, row);
+};

@@ -1,0 +1,132 @@
+import type { DiarisationError, DiarisedTranscriptStatus, TranscriptTurn } from '@voice-eval/contract';
+import type { Knex } from 'knex';
+
+export type RowRecord = {
+  id: string;
+  call_import_id: string;
+  conversation_id: string;
+  source_row: number;
+  parameters: Record<string, string | null>;
+  recording_url: string | null;
+  recording_storage_key: string | null;
+  source_transcript: string | null;
+  diarised_transcript: TranscriptTurn[] | null;
+  diarised_transcript_status: DiarisedTranscriptStatus | null;
+  diarised_transcript_error: DiarisationError | null;
+  diarisation_id: string | null;
+  lease_owner: string | null;
+  lease_expires_at: Date | null;
+  attempts: number;
+  created_at: Date;
+  updated_at: Date;
+};
+
+/** A row ready to insert. */
+export type RowInput = {
+  conversation_id: string;
+  source_row: number;
+  parameters: Record<string, string | null>;
+  recording_url: string | null;
+  recording_storage_key: string | null;
+  source_transcript: string | null;
+};
+
+/** Row filters of the import detail and the row-ids listing. */
+export type RowFilters = { q?: string; diarised_status?: DiarisedTranscriptStatus };
+
+/** Rows a bulk action targets: every row of the import, or the listed ids. */
+export type RowTarget = { callImportId: string; rowIds: readonly string[] | null };
+
+/** Columns the wire's row is built from (not the lease bookkeeping). */
+export const ROW_COLUMNS = [
+  'id',
+  'call_import_id',
+  'conversation_id',
+  'source_row',
+  'parameters',
+  'recording_url',
+  'recording_storage_key',
+  'source_transcript',
+  'diarised_transcript',
+  'diarised_transcript_status',
+  'diarised_transcript_error',
+  'created_at',
+  'updated_at',
+] as const;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The import's rows matching the filters, unordered (`q`: case-insensitive substring of conversation_id). */
+export const rowsQuery = (db: Knex, callImportId: string, filters: RowFilters) => {
+  const base = db('call_import_rows').where('call_import_id', callImportId);
+  if (filters.q) base.whereILike('conversation_id', `%${escapeLike(filters.q)}%`);
+  if (filters.diarised_status) base.where('diarised_transcript_status', filters.diarised_status);
+  return base;
+};
+
+/** Source order: the order rows had in the file. */
+export const SOURCE_ORDER = [{ column: 'source_row' }, { column: 'id' }];
+
+/**
+ * The row-ids document (`{"ids": [...], "total": n}`, ids in source order) written by the database
+ * as JSON text: a million ids cross the driver as one value, not a million row objects, and are
+ * never parsed or re-serialised here. The ordered subquery feeds json_agg in index order (json_agg
+ * has no parallel combine step, so that order is kept).
+ */
+export const rowIdsDocument = async (
+  db: Knex,
+  callImportId: string,
+  filters: RowFilters,
+): Promise<string> => {
+  const ordered = rowsQuery(db, callImportId, filters).select('id').orderBy(SOURCE_ORDER);
+  const [row] = await db
+    .from(ordered.as('s'))
+    .select(
+      db.raw(
+        `json_build_object('ids', coalesce(json_agg(s.id), '[]'::json), 'total', count(*))::text as body`,
+      ),
+    );
+  return (row as { body: string }).body;
+};
+
+/**
+ * Inserts rows in one statement from a JSON document (one bound parameter whatever the batch
+ * size). A conversation id already in the import is skipped (`on conflict do nothing`, which
+ * also holds between concurrent writers); returns the source rows that were inserted.
+ */
+export const insertRows = async (
+  db: Knex,
+  callImportId: string,
+  rows: readonly RowInput[],
+): Promise<Set<number>> => {
+  const result = await db.raw(
+    `insert into call_import_rows
+       (call_import_id, conversation_id, source_row, parameters, recording_url, recording_storage_key, source_transcript)
+     select ?::uuid, r.conversation_id, r.source_row, r.parameters, r.recording_url, r.recording_storage_key, r.source_transcript
+       from json_to_recordset(?::json) as r(conversation_id text, source_row int, parameters jsonb,
+            recording_url text, recording_storage_key text, source_transcript text)
+     on conflict (call_import_id, conversation_id) do nothing
+     returning source_row`,
+    [callImportId, JSON.stringify(rows)],
+  );
+  return new Set((result.rows as Array<{ source_row: number }>).map((r) => r.source_row));
+};
+
+/** Restricts a query on `call_import_rows` to a target (ids bound as one JSON array). */
+export const whereTarget = (query: Knex.QueryBuilder, target: RowTarget, alias = 'call_import_rows') => {
+  query.where(`${alias}.call_import_id`, target.callImportId);
+  if (target.rowIds) {
+    query.whereRaw(`??.id in (select value::uuid from json_array_elements_text(?::json))`, [
+      alias,
+      JSON.stringify(target.rowIds),
+    ]);
+  }
+  return query;
+};
+
+/** Keys of the recordings uploaded with an import (for deleting the blobs). */
+export const recordingKeys = (db: Knex, callImportId: string): Promise<string[]> =>
+  db('call_import_rows')
+    .where('call_import_id', callImportId)
+    .whereNotNull('recording_storage_key')
+    .pluck('recording_storage_key') as unknown as Promise<string[]>;

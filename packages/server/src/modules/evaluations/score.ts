@@ -1,0 +1,125 @@
+import type { EvaluationResult, EvaluationRowErrorSchema } from '@voice-eval/contract';
+import type { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import {
+  judgeScoreV1,
+  type PromptTurn,
+  type ProviderError,
+  type ProviderErrorCode,
+  type ProviderSelection,
+  renderPrompt,
+} from '../../providers/index.js';
+import type { ProviderRecordsSource } from './provider-records.js';
+import { judgeMetricOf, readScores } from './results.js';
+import type { ScoringContext } from './work-repo.js';
+
+/** A typed row error (`EvaluationRow.error`). */
+export type EvaluationRowError = z.infer<typeof EvaluationRowErrorSchema>;
+
+/** The outcome of scoring one row: its results, or the typed error to record on it. */
+export type ScoreOutcome =
+  | { ok: true; results: EvaluationResult[]; flagged: boolean }
+  | { ok: false; error: EvaluationRowError };
+
+/** Provider failures as row error codes (rate limits and budgets surface as `provider_error`). */
+const ROW_CODES: Record<ProviderErrorCode, EvaluationRowError['code']> = {
+  provider_error: 'provider_error',
+  rate_limited: 'provider_error',
+  timeout: 'timeout',
+  cancelled: 'cancelled',
+  invalid_provider_response: 'invalid_provider_response',
+  provider_audio_unsupported: 'provider_error',
+  ai_provider_not_configured: 'provider_error',
+  budget_exhausted: 'provider_error',
+};
+
+const failure = (
+  deps: Deps,
+  code: EvaluationRowError['code'],
+  message: string,
+  who: { provider?: string | null; model?: string | null } = {},
+): ScoreOutcome => ({
+  ok: false,
+  error: {
+    code,
+    message,
+    provider: who.provider ?? null,
+    model: who.model ?? null,
+    at: deps.now().toISOString(),
+  },
+});
+
+const providerFailure = (deps: Deps, error: Pick<ProviderError, 'code' | 'message' | 'provider' | 'model'>) =>
+  failure(deps, ROW_CODES[error.code], error.message, error);
+
+/**
+ * What the judge reads: the diarised turns when transcription completed, else the source
+ * transcript as one turn; null when the row has neither (or only empty ones).
+ */
+export const turnsOf = (context: ScoringContext): PromptTurn[] | null => {
+  const turns = context.diarised_transcript_status === 'completed' ? (context.diarised_transcript ?? []) : [];
+  const spoken = turns.filter((turn) => turn.text.trim() !== '');
+  if (spoken.length > 0) return spoken;
+  const source = context.source_transcript?.trim();
+  return source ? [{ speaker: 'transcript', text: source }] : null;
+};
+
+/**
+ * The evaluation's judge: the AI provider it was started with (which must still be active), else
+ * the organization's default provider or the server default.
+ */
+const pickJudge = async (
+  deps: Deps,
+  context: ScoringContext,
+  recordsOf: ProviderRecordsSource,
+): Promise<ProviderSelection | 'gone'> => {
+  const records = await recordsOf(context.organization_id);
+  if (!context.ai_provider_id) return deps.providers.forOrganization(records, { purpose: 'chat' });
+  const record = records.find((r) => r.id === context.ai_provider_id);
+  return record ? deps.providers.forRecord(record) : 'gone';
+};
+
+/**
+ * Scores one row with the LLM judge over its transcript: one structured result per metric of the
+ * evaluation. Never throws for expected failures: a missing transcript, a provider error or an
+ * unusable reply come back as the row's typed error.
+ */
+export const scoreRow = async (
+  deps: Deps,
+  context: ScoringContext,
+  signal: AbortSignal,
+  recordsOf: ProviderRecordsSource,
+): Promise<ScoreOutcome> => {
+  const turns = turnsOf(context);
+  if (!turns) return failure(deps, 'transcript_unavailable', 'The call has no transcript to score yet.');
+  const picked = await pickJudge(deps, context, recordsOf);
+  if (picked === 'gone') {
+    return failure(
+      deps,
+      'provider_error',
+      'The AI provider this evaluation was started with is no longer active.',
+    );
+  }
+  if (!picked.ok) return providerFailure(deps, picked.error);
+  const reply = await picked.provider.chat(
+    {
+      ...renderPrompt(judgeScoreV1, {
+        turns,
+        metrics: context.metrics.map(judgeMetricOf),
+        allowDiscovery: false,
+      }),
+      model: context.model ?? undefined,
+      temperature: 0,
+    },
+    { signal },
+  );
+  if (!reply.ok) return providerFailure(deps, reply.error);
+  const read = readScores(context.metrics, reply.value.data.scores);
+  if (!read.ok) {
+    return failure(deps, 'invalid_provider_response', read.message, {
+      provider: reply.provider,
+      model: reply.model,
+    });
+  }
+  return read;
+};

@@ -1,0 +1,136 @@
+import type { Evaluation, EvaluationRow, EvaluationStatus, PageQuery } from '@voice-eval/contract';
+import { actorLabel, type RequestContext } from '../../context.js';
+import { paginate } from '../../db/paginate.js';
+import { iso, isoOrNull } from '../../db/rows.js';
+import type { Deps } from '../../deps.js';
+import { backoffOf } from '../../dispatch/backoff.js';
+import { lockDispatch } from '../../dispatch/repo.js';
+import { ApiError, notFound } from '../../errors.js';
+import * as repo from './repo.js';
+import type { EvaluationRowError } from './score.js';
+
+/** The background task that scores dispatched evaluation rows. */
+export const SCORE_TASK = 'evaluation_row.score';
+
+/**
+ * Tells this instance's dispatcher that work was added or slots were freed here: it ends the
+ * at-capacity back-off and wakes the claim loop. Other instances notice at their next poll.
+ */
+export const wakeDispatch = (deps: Deps): void => {
+  backoffOf(deps.workers).release();
+  deps.workers.notify(SCORE_TASK);
+};
+
+/** An evaluation row and its row counts as the wire's Evaluation. */
+export const toEvaluation = (row: repo.EvaluationRecord, counts: repo.StatusCounts): Evaluation => ({
+  id: row.id,
+  organization_id: row.organization_id,
+  workspace_id: row.workspace_id,
+  call_import_id: row.call_import_id,
+  evaluator_id: row.evaluator_id,
+  metric_ids: row.metric_ids,
+  status: row.status,
+  total_rows: counts.pending + counts.running + counts.completed + counts.failed + counts.cancelled,
+  pending_rows: counts.pending,
+  running_rows: counts.running,
+  completed_rows: counts.completed,
+  failed_rows: counts.failed,
+  cancelled_rows: counts.cancelled,
+  provider: row.provider,
+  model: row.model,
+  error_message: row.error_message,
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+  started_at: isoOrNull(row.started_at),
+  completed_at: isoOrNull(row.completed_at),
+  created_by: row.created_by,
+});
+
+/** A scored row as the wire's EvaluationRow. */
+export const toEvaluationRow = (row: repo.EvaluationRowRecord): EvaluationRow => ({
+  id: row.id,
+  evaluation_id: row.evaluation_id,
+  call_import_row_id: row.call_import_row_id,
+  conversation_id: row.conversation_id,
+  status: row.status,
+  results: row.results,
+  error: row.error as EvaluationRowError | null,
+  attempts: row.attempts,
+  created_at: iso(row.created_at),
+  updated_at: iso(row.updated_at),
+  completed_at: isoOrNull(row.completed_at),
+});
+
+/** Evaluation rows with their row counts, keeping their order. */
+export const hydrate = async (deps: Deps, rows: repo.EvaluationRecord[]): Promise<Evaluation[]> => {
+  const counts = await repo.statusCounts(
+    deps.db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toEvaluation(row, counts.get(row.id)!));
+};
+
+const findOr404 = async (deps: Deps, ctx: RequestContext, id: string) => {
+  const row = await repo.findEvaluation(deps.db, ctx, id);
+  if (!row) throw notFound('Evaluation');
+  return row;
+};
+
+/** The workspace's evaluations, newest first, optionally of one import or in one status. */
+export const listEvaluations = async (
+  deps: Deps,
+  ctx: RequestContext,
+  query: PageQuery & { call_import_id?: string; status?: EvaluationStatus },
+) => {
+  const page = await paginate(
+    repo.evaluationsQuery(deps.db, ctx, query),
+    query,
+    (row: repo.EvaluationRecord) => row,
+  );
+  return { ...page, items: await hydrate(deps, page.items) };
+};
+
+/** An evaluation of the workspace with its row counts (404 otherwise). */
+export const getEvaluation = async (deps: Deps, ctx: RequestContext, id: string): Promise<Evaluation> =>
+  (await hydrate(deps, [await findOr404(deps, ctx, id)]))[0]!;
+
+/** An evaluation's rows, newest first, optionally in one status or only (un)flagged ones. */
+export const listEvaluationRows = async (
+  deps: Deps,
+  ctx: RequestContext,
+  id: string,
+  query: PageQuery & { status?: EvaluationStatus; flagged?: boolean },
+) => {
+  await findOr404(deps, ctx, id);
+  return paginate(repo.rowsQuery(deps.db, id, query), query, toEvaluationRow);
+};
+
+/**
+ * Cancels a pending or running evaluation: its pending and running rows become `cancelled` at
+ * once, so no more of them are dispatched and workers still scoring one cannot record a result.
+ * Cancelling a cancelled evaluation returns it unchanged; a finished one is a 409.
+ */
+export const cancelEvaluation = async (deps: Deps, ctx: RequestContext, id: string): Promise<Evaluation> => {
+  const now = deps.now();
+  const row = await deps.db.transaction(async (trx) => {
+    // serialised with dispatch passes, which lock rows before their evaluation: no deadlock
+    await lockDispatch(trx);
+    const evaluation = await repo.lockEvaluation(trx, ctx, id);
+    if (!evaluation) throw notFound('Evaluation');
+    if (evaluation.status === 'cancelled') return evaluation;
+    if (evaluation.status === 'completed' || evaluation.status === 'failed') {
+      throw new ApiError('conflict', `The evaluation is already ${evaluation.status}.`);
+    }
+    const error = {
+      code: 'cancelled',
+      message: `Cancelled by ${actorLabel(ctx)}.`,
+      provider: null,
+      model: null,
+      at: now.toISOString(),
+    };
+    await repo.cancelRows(trx, id, error, now);
+    return repo.updateEvaluation(trx, id, { status: 'cancelled', completed_at: now, updated_at: now });
+  });
+  wakeDispatch(deps);
+  return (await hydrate(deps, [row]))[0]!;
+};

@@ -1,0 +1,83 @@
+import type { TranscriptTurn } from '@voice-eval/contract';
+import { tokenize } from '../../clustering/index.js';
+
+/** A speaker turn as evidence shows it. */
+export type EvidenceTurn = { speaker: 'agent' | 'user'; text: string };
+
+/** A call's transcript as far as evidence needs it. */
+export type CallTranscript = {
+  diarised_transcript: TranscriptTurn[] | null;
+  source_transcript: string | null;
+};
+
+/** Longest quote shown, in characters; longer turns are cut at a word boundary with an ellipsis. */
+export const MAX_QUOTE_CHARS = 280;
+
+const SPEAKER_PREFIX = /^\s*(agent|assistant|bot|ai|user|caller|customer|human|patient)\s*:\s*/i;
+
+/**
+ * Turns of a plain-text source transcript whose lines start with a speaker ("Agent: ...",
+ * "Caller: ..."); lines without one continue the previous turn. Null when no line names a speaker.
+ */
+export const parseSourceTranscript = (text: string): EvidenceTurn[] | null => {
+  const turns: EvidenceTurn[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    const match = SPEAKER_PREFIX.exec(line);
+    if (match) {
+      const speaker = /^(agent|assistant|bot|ai)$/i.test(match[1]!) ? 'agent' : 'user';
+      turns.push({ speaker, text: line.slice(match[0].length).trim() });
+    } else if (turns.length > 0 && line.trim()) {
+      turns.at(-1)!.text = `${turns.at(-1)!.text} ${line.trim()}`;
+    }
+  }
+  return turns.length > 0 ? turns : null;
+};
+
+/** The turns of a call: its diarised transcript, else its speaker-labelled source transcript. */
+export const turnsOf = (call: CallTranscript | undefined): EvidenceTurn[] => {
+  if (call?.diarised_transcript?.length) {
+    return call.diarised_transcript.map((turn) => ({ speaker: turn.speaker, text: turn.text }));
+  }
+  return call?.source_transcript ? (parseSourceTranscript(call.source_transcript) ?? []) : [];
+};
+
+/** Cuts a quote to {@link MAX_QUOTE_CHARS} at a word boundary. */
+export const clip = (text: string): string => {
+  const trimmed = text.trim().replace(/\s+/g, ' ');
+  if (trimmed.length <= MAX_QUOTE_CHARS) return trimmed;
+  const cut = trimmed.slice(0, MAX_QUOTE_CHARS - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), MAX_QUOTE_CHARS / 2))}…`;
+};
+
+/** Index of the turn sharing most stemmed terms with the reason (agent turns win ties); -1 if none does. */
+const bestTurn = (turns: readonly EvidenceTurn[], reason: string): number => {
+  const wanted = new Set(tokenize(reason).map((token) => token.term));
+  let best = -1;
+  let bestScore = 0;
+  turns.forEach((turn, i) => {
+    const terms = new Set(tokenize(turn.text).map((token) => token.term));
+    const overlap = [...terms].filter((term) => wanted.has(term)).length;
+    const score = overlap + (turn.speaker === 'agent' ? 0.5 : 0);
+    if (overlap > 0 && score > bestScore) [best, bestScore] = [i, score];
+  });
+  return best;
+};
+
+/**
+ * Evidence for one flagged result: the transcript turn that best matches the judge's reason
+ * (sharing most stemmed terms, else the agent's last turn) as the quote, with the turn before and
+ * after it. Without a transcript the quote is the judge's reason and there are no turns.
+ */
+export const evidenceOf = (
+  turns: readonly EvidenceTurn[],
+  reason: string,
+): { quote: string; turns: EvidenceTurn[] } => {
+  if (turns.length === 0) return { quote: clip(reason), turns: [] };
+  let index = bestTurn(turns, reason);
+  if (index < 0) index = turns.findLastIndex((turn) => turn.speaker === 'agent');
+  if (index < 0) index = turns.length - 1;
+  const window = turns
+    .slice(Math.max(0, index - 1), index + 2)
+    .map((turn) => ({ ...turn, text: clip(turn.text) }));
+  return { quote: clip(turns[index]!.text), turns: window };
+};

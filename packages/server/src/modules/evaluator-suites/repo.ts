@@ -1,0 +1,92 @@
+import type { Knex } from 'knex';
+
+export type SuiteRow = {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  name: string;
+  agent_id: string;
+  persona_ids: string[];
+  scenario_ids: string[];
+  metric_ids: string[];
+  llm_provider: string | null;
+  llm_model: string | null;
+  llm_config: Record<string, unknown>;
+  tags: string[];
+  default_runs_per_combination: number;
+  round_robin_index: number;
+  is_active: boolean;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+};
+
+/** Columns as written: jsonb values as JSON text. */
+export type SuiteWrite = Partial<
+  Omit<SuiteRow, 'persona_ids' | 'scenario_ids' | 'metric_ids' | 'llm_config' | 'tags'>
+> & { persona_ids?: string; scenario_ids?: string; metric_ids?: string; llm_config?: string; tags?: string };
+
+export type CombinationRow = {
+  id: string;
+  suite_id: string;
+  evaluator_id: string;
+  persona_id: string;
+  scenario_id: string;
+};
+
+type Scope = { organizationId: string; workspaceId: string };
+
+const inScope = (db: Knex, scope: Scope) =>
+  db<SuiteRow>('evaluator_suites').where({
+    organization_id: scope.organizationId,
+    workspace_id: scope.workspaceId,
+  });
+
+export const findSuite = (db: Knex, scope: Scope, id: string) => inScope(db, scope).where({ id }).first();
+
+export const findSuiteForUpdate = (db: Knex, scope: Scope, id: string) =>
+  inScope(db, scope).where({ id }).forUpdate().first();
+
+/** Suites of the workspace matching the filters, unordered: see `paginate`. */
+export const suitesQuery = (
+  db: Knex,
+  scope: Scope,
+  filters: { agent_id?: string; is_active?: boolean; tag?: string; q?: string },
+) => {
+  const base = db('evaluator_suites').where({
+    organization_id: scope.organizationId,
+    workspace_id: scope.workspaceId,
+  });
+  if (filters.agent_id) base.andWhere('agent_id', filters.agent_id);
+  if (filters.is_active !== undefined) base.andWhere('is_active', filters.is_active);
+  if (filters.tag) base.andWhereRaw('tags @> ?::jsonb', [JSON.stringify([filters.tag])]);
+  if (filters.q) base.andWhereILike('name', `%${filters.q}%`);
+  return base;
+};
+
+export const insertSuite = async (db: Knex, row: SuiteWrite): Promise<SuiteRow> => {
+  const [created] = await db('evaluator_suites').insert(row).returning('*');
+  return created as SuiteRow;
+};
+
+export const updateSuite = async (db: Knex, scope: Scope, id: string, patch: SuiteWrite) => {
+  const [row] = await inScope(db, scope)
+    .where({ id })
+    .update({ ...patch, updated_at: db.fn.now() } as never)
+    .returning('*');
+  return row as SuiteRow;
+};
+
+export const deleteSuite = (db: Knex, scope: Scope, id: string) => inScope(db, scope).where({ id }).delete();
+
+export const combinationsOf = (db: Knex, suiteId: string) =>
+  db<CombinationRow>('evaluator_suite_combinations').where({ suite_id: suiteId });
+
+export const insertCombinations = async (db: Knex, rows: Omit<CombinationRow, 'id'>[]) => {
+  if (rows.length > 0) await db('evaluator_suite_combinations').insert(rows);
+};
+
+export const deleteCombinations = (db: Knex, ids: readonly string[]) =>
+  db('evaluator_suite_combinations')
+    .whereIn('id', [...ids])
+    .delete();

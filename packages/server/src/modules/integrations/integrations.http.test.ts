@@ -1,0 +1,144 @@
+import { IntegrationSchema } from '@voice-eval/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
+import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { readIntegrationCredentials } from './service.js';
+
+const SECRET = 'vapi-private-3c5e7a9b1d3f5a7c9e1b';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+
+let seq = 0;
+const createIntegration = async (t: Tenant, body: Record<string, unknown> = {}) => {
+  const reply = await h.request('POST', '/api/v1/integrations', {
+    headers: await t.as('ADMIN'),
+    body: { platform: 'vapi', name: `Vapi ${++seq}`, secret_key: SECRET, ...body },
+  });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return IntegrationSchema.parse(reply.body);
+};
+
+describeAccessRules(
+  () => h,
+  [
+    {
+      route: 'GET /api/v1/integrations',
+      minRole: 'READER',
+      request: async () => ({ path: '/api/v1/integrations' }),
+    },
+    {
+      route: 'POST /api/v1/integrations',
+      minRole: 'ADMIN',
+      request: async () => ({
+        path: '/api/v1/integrations',
+        body: { platform: 'retell', name: `Rule ${++seq}`, secret_key: SECRET },
+      }),
+    },
+    {
+      route: 'GET /api/v1/integrations/:integration_id',
+      minRole: 'READER',
+      scoped: true,
+      request: async (t) => ({ path: `/api/v1/integrations/${(await createIntegration(t)).id}` }),
+    },
+    {
+      route: 'PATCH /api/v1/integrations/:integration_id',
+      minRole: 'ADMIN',
+      scoped: true,
+      request: async (t) => ({
+        path: `/api/v1/integrations/${(await createIntegration(t)).id}`,
+        body: { public_key: 'pk_123' },
+      }),
+    },
+    {
+      route: 'DELETE /api/v1/integrations/:integration_id',
+      minRole: 'ADMIN',
+      scoped: true,
+      request: async (t) => ({ path: `/api/v1/integrations/${(await createIntegration(t)).id}` }),
+    },
+  ],
+);
+
+describe('integrations', () => {
+  it('stores the secret sealed, never answers it, and opens it for server-side use', async () => {
+    const t = await h.createTenant();
+    const created = await createIntegration(t, { public_key: 'pk_live_abc' });
+    expect(created).toMatchObject({
+      organization_id: t.organizationId,
+      platform: 'vapi',
+      public_key: 'pk_live_abc',
+      is_active: true,
+      is_default: true,
+      routing_mode: 'inherit',
+      effective_routing: 'inherit',
+      last_tested_at: null,
+    });
+    expect(JSON.stringify(created)).not.toContain(SECRET);
+    const row = await h.db('integrations').where({ id: created.id }).first();
+    expect(JSON.stringify(row)).not.toContain(SECRET);
+    const read = await h.request('GET', `/api/v1/integrations/${created.id}`, {
+      headers: await t.as('READER'),
+    });
+    expect(read.body).toEqual(created);
+    const credentials = await readIntegrationCredentials(h.server.deps, t.organizationId, created.id);
+    expect(credentials).toEqual({ platform: 'vapi', public_key: 'pk_live_abc', secret_key: SECRET });
+    expect(await readIntegrationCredentials(h.server.deps, h.organizationId, created.id)).toBeNull();
+  });
+
+  it('replaces the secret on update and moves the platform default', async () => {
+    const t = await h.createTenant();
+    const headers = await t.as('ADMIN');
+    const first = await createIntegration(t);
+    const second = await createIntegration(t);
+    const retell = await createIntegration(t, { platform: 'retell' });
+    expect([first.is_default, second.is_default, retell.is_default]).toEqual([true, false, true]);
+    const updated = await h.request('PATCH', `/api/v1/integrations/${second.id}`, {
+      headers,
+      body: { is_default: true, secret_key: 'new-secret-value-123', routing_mode: 'direct' },
+    });
+    expect(updated.body).toMatchObject({
+      is_default: true,
+      routing_mode: 'direct',
+      effective_routing: 'direct',
+    });
+    const creds = await readIntegrationCredentials(h.server.deps, t.organizationId, second.id);
+    expect(creds?.secret_key).toBe('new-secret-value-123');
+    const defaults = await h
+      .db('integrations')
+      .where({ organization_id: t.organizationId, is_default: true });
+    expect(defaults.map((r) => r.id).sort()).toEqual([second.id, retell.id].sort());
+  });
+
+  it('a duplicate name on a platform is 409; lists filter by platform and stay in the organization', async () => {
+    const t = await h.createTenant();
+    const headers = await t.as('ADMIN');
+    await createIntegration(t, { name: 'Prod' });
+    expectProblem(
+      await h.request('POST', '/api/v1/integrations', {
+        headers,
+        body: { platform: 'vapi', name: 'prod', secret_key: SECRET },
+      }),
+      409,
+      'conflict',
+    );
+    await createIntegration(t, { platform: 'retell', name: 'Prod' });
+    const list = await h.request('GET', '/api/v1/integrations?platform=retell', {
+      headers: await t.as('READER'),
+    });
+    expect(list.body).toMatchObject({ total: 1, items: [{ platform: 'retell' }] });
+    const other = await h.createTenant();
+    const foreign = await h.request('GET', '/api/v1/integrations', { headers: await other.as('OWNER') });
+    expect(foreign.body.total).toBe(0);
+  });
+
+  it('a create with an empty secret_key is 422', async () => {
+    const t = await h.createTenant();
+    const reply = await h.request('POST', '/api/v1/integrations', {
+      headers: await t.as('ADMIN'),
+      body: { platform: 'vapi', name: 'x', secret_key: '' },
+    });
+    expectProblem(reply, 422, 'validation_failed');
+  });
+});

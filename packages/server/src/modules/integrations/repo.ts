@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+
+export type IntegrationRow = {
+  id: string;
+  organization_id: string;
+  platform: string;
+  name: string;
+  public_key: string | null;
+  secret_key_sealed: string;
+  is_active: boolean;
+  is_default: boolean;
+  routing_mode: string;
+  last_tested_at: Date | null;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type IntegrationWrite = Partial<Omit<IntegrationRow, 'created_at' | 'updated_at'>>;
+
+const table = (db: Knex) => db<IntegrationRow>('integrations');
+
+export const findIntegration = (db: Knex, organizationId: string, id: string) =>
+  table(db).where({ organization_id: organizationId, id }).first();
+
+export const findIntegrationForUpdate = (db: Knex, organizationId: string, id: string) =>
+  table(db).where({ organization_id: organizationId, id }).forUpdate().first();
+
+/** The organization's integrations matching the filters, unordered: see `paginate`. */
+export const integrationsQuery = (
+  db: Knex,
+  organizationId: string,
+  filters: { platform?: string; is_active?: boolean },
+) => {
+  const base = db('integrations').where({ organization_id: organizationId });
+  if (filters.platform) base.andWhere('platform', filters.platform.trim().toLowerCase());
+  if (filters.is_active !== undefined) base.andWhere('is_active', filters.is_active);
+  return base;
+};
+
+export const countForPlatform = async (db: Knex, organizationId: string, platform: string) => {
+  const [row] = await table(db).where({ organization_id: organizationId, platform }).count({ n: '*' });
+  return Number(row?.n ?? 0);
+};
+
+export const insertIntegration = async (db: Knex, row: IntegrationWrite): Promise<IntegrationRow> => {
+  const [created] = await table(db)
+    .insert(row as never)
+    .returning('*');
+  return created as IntegrationRow;
+};
+
+export const updateIntegration = async (
+  db: Knex,
+  organizationId: string,
+  id: string,
+  patch: IntegrationWrite,
+): Promise<IntegrationRow | undefined> => {
+  const [row] = await table(db)
+    .where({ organization_id: organizationId, id })
+    .update({ ...patch, updated_at: db.fn.now() } as never)
+    .returning('*');
+  return row as IntegrationRow | undefined;
+};
+
+/** The deleted ids (empty when none matched); knex-pglite does not report delete counts as numbers. */
+export const deleteIntegration = (db: Knex, organizationId: string, id: string) =>
+  table(db).where({ organization_id: organizationId, id }).delete().returning('id');
+
+/** Clears the default flag of the organization's integrations of one platform. */
+export const clearDefault = (db: Knex, organizationId: string, platform: string) =>
+  table(db)
+    .where({ organization_id: organizationId, platform, is_default: true })
+    .update({ is_default: false });

@@ -1,0 +1,155 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
+import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import {
+  CASCADED,
+  makeCredential as credential,
+  makeBundle as make,
+  uniqueName,
+} from './voice-bundle-fixtures.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+
+const makeBundle = (tenant: Tenant, overrides?: Record<string, unknown>) => make(h, tenant, overrides);
+const makeCredential = (organizationId: string) => credential(h, organizationId);
+
+describeAccessRules(
+  () => h,
+  [
+    {
+      route: 'POST /api/v1/voicebundles',
+      minRole: 'MEMBER',
+      request: async () => ({ path: '/api/v1/voicebundles', body: { name: uniqueName(), ...CASCADED } }),
+    },
+    {
+      route: 'GET /api/v1/voicebundles',
+      minRole: 'READER',
+      request: async () => ({ path: '/api/v1/voicebundles' }),
+    },
+    {
+      route: 'GET /api/v1/voicebundles/:voice_bundle_id',
+      minRole: 'READER',
+      scoped: true,
+      request: async (tenant) => ({ path: `/api/v1/voicebundles/${(await makeBundle(tenant)).id}` }),
+    },
+    {
+      route: 'PATCH /api/v1/voicebundles/:voice_bundle_id',
+      minRole: 'MEMBER',
+      scoped: true,
+      request: async (tenant) => ({
+        path: `/api/v1/voicebundles/${(await makeBundle(tenant)).id}`,
+        body: { description: 'changed' },
+      }),
+    },
+    {
+      route: 'DELETE /api/v1/voicebundles/:voice_bundle_id',
+      minRole: 'MEMBER',
+      scoped: true,
+      request: async (tenant) => ({ path: `/api/v1/voicebundles/${(await makeBundle(tenant)).id}` }),
+    },
+  ],
+);
+
+describe('create', () => {
+  it('creates a cascaded bundle with defaults for the fields not given', async () => {
+    const bundle = await makeBundle(h);
+    expect(bundle).toMatchObject({
+      ...CASCADED,
+      description: '',
+      llm_config: {},
+      tts_config: {},
+      s2s_provider: null,
+      s2s_model: null,
+      s2s_config: {},
+      stt_credential_id: null,
+      extra_metadata: {},
+      is_active: true,
+    });
+    expect(bundle.created_by).toContain('@');
+  });
+
+  it('defaults bundle_type to stt_llm_tts and then needs its six fields (422 listing each missing one)', async () => {
+    const reply = await h.request('POST', '/api/v1/voicebundles', {
+      headers: await h.as('MEMBER'),
+      body: { name: uniqueName(), stt_provider: 'openai', stt_model: 'whisper-1' },
+    });
+    expectProblem(reply, 422, 'rule_violation');
+    expect(reply.body.errors.map((e: { path: string }) => e.path)).toEqual([
+      'body.llm_provider',
+      'body.llm_model',
+      'body.tts_provider',
+      'body.tts_model',
+    ]);
+  });
+
+  it.each([
+    ['s2s', { s2s_provider: 'openai', s2s_model: 'gpt-4o-realtime-preview', s2s_config: { voice: 'alloy' } }],
+    ['stt', { stt_provider: 'deepgram', stt_model: 'nova-2' }],
+    ['llm', { llm_provider: 'groq', llm_model: 'llama-3.1-8b-instant', llm_config: { top_p: 0.9 } }],
+    ['tts', { tts_provider: 'cartesia', tts_model: 'sonic', tts_voice: null }],
+  ])('accepts a %s bundle with just its own fields', async (bundleType, fields) => {
+    const reply = await h.request('POST', '/api/v1/voicebundles', {
+      headers: await h.as('MEMBER'),
+      body: { name: uniqueName(), bundle_type: bundleType, ...fields },
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect(reply.body).toMatchObject({ bundle_type: bundleType, ...fields });
+  });
+
+  it('refuses fields of components the type does not use (422), but accepts them null or empty', async () => {
+    const headers = await h.as('MEMBER');
+    const base = {
+      name: uniqueName(),
+      bundle_type: 's2s',
+      s2s_provider: 'openai',
+      s2s_model: 'gpt-4o-realtime-preview',
+    };
+    const reply = await h.request('POST', '/api/v1/voicebundles', {
+      headers,
+      body: { ...base, llm_model: 'gpt-4o', tts_config: { speed: 1.2 } },
+    });
+    expectProblem(reply, 422, 'rule_violation');
+    expect(reply.body.errors.map((e: { path: string }) => e.path)).toEqual([
+      'body.llm_model',
+      'body.tts_config',
+    ]);
+    const ok = await h.request('POST', '/api/v1/voicebundles', {
+      headers,
+      body: { ...base, llm_model: null, tts_config: {} },
+    });
+    expect(ok.status).toBe(201);
+  });
+
+  it('accepts credentials of the organization and refuses unknown or foreign ones (422)', async () => {
+    const mine = await makeCredential(h.organizationId);
+    const other = await h.createTenant();
+    const theirs = await makeCredential(other.organizationId);
+    const bundle = await makeBundle(h, { llm_credential_id: mine });
+    expect(bundle.llm_credential_id).toBe(mine);
+    const reply = await h.request('POST', '/api/v1/voicebundles', {
+      headers: await h.as('MEMBER'),
+      body: {
+        name: uniqueName(),
+        ...CASCADED,
+        stt_credential_id: theirs,
+        tts_credential_id: '6f1c1f60-3f0c-4b7a-9a53-6d3c0f1b2a10',
+      },
+    });
+    expectProblem(reply, 422, 'rule_violation');
+    expect(reply.body.errors.map((e: { path: string }) => e.path)).toEqual([
+      'body.stt_credential_id',
+      'body.tts_credential_id',
+    ]);
+  });
+
+  it('validates types and ranges against the contract (422)', async () => {
+    const reply = await h.request('POST', '/api/v1/voicebundles', {
+      headers: await h.as('MEMBER'),
+      body: { name: uniqueName(), ...CASCADED, bundle_type: 'video', llm_temperature: 3 },
+    });
+    expectProblem(reply, 422, 'validation_failed');
+  });
+});

@@ -1,0 +1,167 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import type { AddressPolicy } from './address-policy.js';
+
+/** Options of {@link safeFetch}. */
+export interface SafeFetchOptions {
+  policy: AddressPolicy;
+  /** Largest body accepted, in bytes. */
+  maxBytes: number;
+  /** Deadline of the whole fetch, redirects included, in milliseconds. */
+  timeoutMs: number;
+  /** Redirects followed, each re-checked against the policy. @default 5 */
+  maxRedirects?: number;
+  signal?: AbortSignal;
+}
+
+/** Every way a safe fetch fails in a known way. */
+export type SafeFetchErrorCode =
+  | 'invalid_url'
+  | 'address_refused'
+  | 'too_large'
+  | 'too_many_redirects'
+  | 'http_error'
+  | 'timeout'
+  | 'cancelled'
+  | 'network_error';
+
+/** The body, or a typed failure (expected outcomes are values). */
+export type SafeFetchResult =
+  | { ok: true; bytes: Buffer; contentType: string | null; url: string }
+  | { ok: false; code: SafeFetchErrorCode; message: string };
+
+class FetchFailure extends Error {
+  constructor(
+    readonly code: SafeFetchErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
+
+/** A DNS lookup that only answers addresses the policy allows, so the socket connects to a vetted address. */
+const guardedLookup =
+  (policy: AddressPolicy, hostAllowed: boolean): LookupFunction =>
+  (hostname, options, callback) => {
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, found: LookupAddress[]) => {
+      if (error) return callback(error, '', 4);
+      const usable = found.filter((a) => hostAllowed || policy.isAddressAllowed(a.address));
+      if (usable.length === 0) {
+        const refused = new FetchFailure(
+          'address_refused',
+          `${hostname} resolves to an address that is not allowed`,
+        );
+        return callback(refused as NodeJS.ErrnoException, '', 4);
+      }
+      if ((options as { all?: boolean }).all)
+        return (callback as (e: null, a: LookupAddress[]) => void)(null, usable);
+      callback(null, usable[0]!.address, usable[0]!.family);
+    });
+  };
+
+const checkUrl = (url: URL, policy: AddressPolicy) => {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new FetchFailure('invalid_url', `Only http and https URLs are fetched, not ${url.protocol}`);
+  }
+  if (url.username || url.password)
+    throw new FetchFailure('invalid_url', 'URLs with credentials are not fetched');
+  const host = bareHost(url);
+  if (isIP(host) && !policy.isAddressAllowed(host) && !policy.isHostAllowListed(host)) {
+    throw new FetchFailure('address_refused', `The address ${host} is not allowed`);
+  }
+};
+
+const readBody = (res: IncomingMessage, maxBytes: number) =>
+  new Promise<Buffer>((resolve, reject) => {
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      res.destroy();
+      return reject(new FetchFailure('too_large', `The body is larger than ${maxBytes} bytes`));
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        res.destroy();
+        reject(new FetchFailure('too_large', `The body is larger than ${maxBytes} bytes`));
+      } else chunks.push(chunk);
+    });
+    res.once('end', () => resolve(Buffer.concat(chunks)));
+    res.once('error', reject);
+  });
+
+type Hop = { redirect: URL } | { bytes: Buffer; contentType: string | null };
+
+const requestOnce = (url: URL, options: SafeFetchOptions, signal: AbortSignal) =>
+  new Promise<Hop>((resolve, reject) => {
+    const transport = url.protocol === 'https:' ? https : http;
+    const hostAllowed = options.policy.isHostAllowListed(bareHost(url));
+    const req = transport.get(
+      url,
+      {
+        agent: false,
+        lookup: guardedLookup(options.policy, hostAllowed),
+        signal,
+        headers: { 'user-agent': 'voice-eval-recording-fetch', accept: 'audio/*, */*;q=0.5' },
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (REDIRECTS.has(status) && res.headers.location) {
+          res.resume();
+          return resolve({ redirect: new URL(res.headers.location, url) });
+        }
+        if (status < 200 || status >= 300) {
+          res.resume();
+          return reject(new FetchFailure('http_error', `The server answered ${status}`));
+        }
+        readBody(res, options.maxBytes).then(
+          (bytes) => resolve({ bytes, contentType: res.headers['content-type'] ?? null }),
+          reject,
+        );
+      },
+    );
+    req.once('error', reject);
+  });
+
+const asFailure = (error: unknown, deadline: AbortSignal, outer?: AbortSignal): SafeFetchResult => {
+  if (error instanceof FetchFailure) return { ok: false, code: error.code, message: error.message };
+  if (outer?.aborted) return { ok: false, code: 'cancelled', message: 'The fetch was cancelled' };
+  if (deadline.aborted) return { ok: false, code: 'timeout', message: 'The fetch timed out' };
+  const message = error instanceof Error ? error.message : String(error);
+  return { ok: false, code: 'network_error', message };
+};
+
+/**
+ * GETs a user-supplied URL without letting it reach the server's own network: every hop (redirects
+ * included) is checked against the policy, DNS answers are filtered before connecting (no
+ * rebinding between check and connect), the body is capped at `maxBytes` and the whole fetch at
+ * `timeoutMs`.
+ */
+export const safeFetch = async (rawUrl: string, options: SafeFetchOptions): Promise<SafeFetchResult> => {
+  const deadline = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([deadline, options.signal]) : deadline;
+  try {
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+    } catch {
+      throw new FetchFailure('invalid_url', 'The URL is not valid');
+    }
+    for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
+      checkUrl(url, options.policy);
+      const result = await requestOnce(url, options, signal);
+      if (!('redirect' in result)) return { ok: true, ...result, url: url.toString() };
+      url = result.redirect;
+    }
+    throw new FetchFailure('too_many_redirects', 'The URL redirected too many times');
+  } catch (error) {
+    return asFailure(error, deadline, options.signal);
+  }
+};

@@ -1,0 +1,84 @@
+import type { Deps } from '../../deps.js';
+import { backoffOf } from '../../dispatch/backoff.js';
+import { createFairDispatcher, limitsOf } from '../../dispatch/fair-dispatcher.js';
+import type { DispatchedRow } from '../../dispatch/repo.js';
+import { cachedProviderRecords } from '../../modules/evaluations/provider-records.js';
+import { scoreRow } from '../../modules/evaluations/score.js';
+import { SCORE_TASK, wakeDispatch } from '../../modules/evaluations/service.js';
+import {
+  completeRow,
+  completionOf,
+  EVALUATION_WORK,
+  finalizeEvaluations,
+  finalizeSettled,
+  sweepExpiredRows,
+} from '../../modules/evaluations/work-repo.js';
+import { type Lease, whileLeased } from '../lease.js';
+import type { Task } from '../pool.js';
+
+/** How rows are claimed for this instance: `(instanceId, limit) => rows`. */
+export type ClaimPolicy = Task<DispatchedRow>['claim'];
+
+/** The fair dispatcher of this instance, from the configuration. */
+const fairClaim = (deps: Deps): ClaimPolicy =>
+  createFairDispatcher({
+    db: deps.db,
+    limits: limitsOf(deps.config),
+    leaseMs: deps.config.evaluationLeaseMs,
+    now: deps.now,
+    backoffSeconds: deps.config.atCapacityBackoffSeconds,
+    backoff: backoffOf(deps.workers),
+  }).claim;
+
+/**
+ * `evaluation_row.score`: rows are claimed by the fair dispatcher (hierarchical limits and
+ * round-robin, serialised across instances), scored by the LLM judge while the lease is renewed,
+ * and finished with a compare-and-set on the lease token, so a cancelled row or a worker that lost
+ * its lease is never overwritten. The sweeper re-queues rows whose worker died, failing them with
+ * `attempts_exhausted` after `evaluationMaxAttempts`; evaluations close when their last row does
+ * (and at the latest at the next sweep). `claim` replaces the fair dispatcher (benchmarks compare
+ * it with a plain FIFO queue).
+ */
+export const scoreEvaluationRowTask = (
+  deps: Deps,
+  options: { claim?: ClaimPolicy } = {},
+): Task<DispatchedRow> => {
+  const leaseMs = deps.config.evaluationLeaseMs;
+  const claim = options.claim ?? fairClaim(deps);
+  const records = cachedProviderRecords(deps);
+  let finished = 0;
+  return {
+    name: SCORE_TASK,
+    claim: async (instanceId, limit) => {
+      const seen = finished;
+      const rows = await claim(instanceId, limit);
+      // rows finished while this claim ran freed slots whose wake-up reached the claim loop before
+      // it slept again: wake it once more, after it has gone back to waiting
+      if (finished !== seen) setImmediate(() => deps.workers.notify(SCORE_TASK));
+      return rows;
+    },
+    run: async (row, signal) => {
+      const lease: Lease = { id: row.id, owner: row.lease_owner };
+      const options = { leaseMs, now: deps.now, outer: signal };
+      try {
+        const outcome = await whileLeased(deps.db, EVALUATION_WORK, lease, options, (held) =>
+          scoreRow(deps, row, held, records),
+        );
+        // shutting down: leave the row to its lease, another worker resumes it
+        if (signal.aborted) return;
+        const done = await completeRow(deps.db, lease, row.evaluation_id, completionOf(outcome), deps.now());
+        if (!done.won) deps.logger.info({ rowId: row.id }, 'lease:fenced');
+        else if (!done.pendingLeft) await finalizeEvaluations(deps.db, [row.evaluation_id], deps.now());
+      } finally {
+        finished += 1;
+      }
+      wakeDispatch(deps);
+    },
+    sweep: async () => {
+      const swept = await sweepExpiredRows(deps.db, deps.now(), deps.config.evaluationMaxAttempts);
+      await finalizeSettled(deps.db, deps.now());
+      if (swept.requeued > 0) wakeDispatch(deps);
+      return swept;
+    },
+  };
+};

@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Runs the real CLI (`node --import tsx/esm src/cli.ts serve`) as a child process, so a test can
+ * kill it with SIGKILL mid-work and start it again on the same database: the only honest way to
+ * test that durable work survives a crash.
+ */
+export interface ChildServer {
+  /** Base URL of the child's API. */
+  url: string;
+  pid: number;
+  /** Everything the child wrote, for failure messages. */
+  output(): string;
+  /** SIGKILL: no shutdown hook runs, leases are left to expire. */
+  kill(): Promise<void>;
+  /** SIGTERM: the graceful shutdown path. */
+  stop(): Promise<void>;
+}
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Settings every child gets; a test adds its database, data folder and provider endpoints. */
+export const childEnv = (extra: Record<string, string | undefined>): NodeJS.ProcessEnv => {
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'test',
+    PORT: '0',
+    VOICE_EVAL_JWT_SECRET: 'crash-test-secret-that-is-long-enough-to-use',
+    VOICE_EVAL_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+    VOICE_EVAL_LOG_LEVEL: 'warn',
+    ...extra,
+  };
+  // an undefined value would reach the child as the string "undefined"
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
+};
+
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : once(child, 'exit').then(() => undefined);
+
+/** Starts a child server and resolves once it listens (rejects if it exits first or takes over `timeoutMs`). */
+export const startChildServer = async (env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<ChildServer> => {
+  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'src/cli.ts', 'serve'], {
+    cwd: PACKAGE_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`child server did not start:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!.replace('localhost', '127.0.0.1'));
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`child server exited (${code ?? signal}) before listening:\n${output}`));
+    });
+  });
+  return {
+    url,
+    pid: child.pid!,
+    output: () => output,
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited(child);
+    },
+  };
+};
+
+/** JSON over HTTP to a child server; throws with the body on an unexpected status. */
+export const callChild = async <T = any>(
+  server: Pick<ChildServer, 'url'>,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; form?: FormData; expect?: number } = {},
+): Promise<T> => {
+  const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers,
+    body: options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+  });
+  const text = await res.text();
+  if (res.status !== (options.expect ?? res.status) || res.status >= 400) {
+    throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  }
+  return (text ? JSON.parse(text) : undefined) as T;
+};
