@@ -9,6 +9,7 @@ import {
   renderPrompt,
   transcribeDiariseV1,
 } from '../../providers/index.js';
+import { recordUsage } from '../../usage/record-usage.js';
 import { listProviderRecords } from '../ai-providers/service.js';
 import { type DiarisationContext, findDiarisationContext } from './diarisation-repo.js';
 import { loadRecording, type RecordingAccess } from './recording.js';
@@ -34,6 +35,14 @@ type Run = RecordingAccess & {
   records: AiProviderRecord[];
   signal: AbortSignal;
 };
+
+/** Records each model call of the row against its organization and import. */
+const usageOf = (run: Run) =>
+  recordUsage(run.deps, {
+    organizationId: run.context.organization_id,
+    purpose: 'call_import_row.diarise',
+    jobId: run.context.call_import_id,
+  });
 
 const failed = (run: Run, error: Omit<ProviderError, 'status' | 'retry_after_ms'>): DiariseOutcome => ({
   ok: false,
@@ -62,7 +71,7 @@ const diariseText = async (run: Run, transcript: string): Promise<DiariseOutcome
       ...renderPrompt(diariseV1, { transcript, instructions: run.context.prompt }),
       model: run.context.llm_model ?? undefined,
     },
-    { signal: run.signal },
+    { signal: run.signal, onUsage: usageOf(run) },
   );
   return result.ok ? { ok: true, turns: toTurns(result.value.data.turns) } : failed(run, result.error);
 };
@@ -72,7 +81,7 @@ const transcribe = async (run: Run, stt: AiProvider, row: RowRecord) => {
   if (!loaded.ok) return { ok: false as const, outcome: { ok: false as const, error: loaded.error } };
   const result = await stt.transcribe(
     { model: run.context.stt_model ?? undefined, audio: loaded.audio },
-    { signal: run.signal },
+    { signal: run.signal, onUsage: usageOf(run) },
   );
   if (!result.ok) return { ok: false as const, outcome: failed(run, result.error) };
   return { ok: true as const, text: result.value.text };
@@ -106,7 +115,7 @@ const llmOnly = async (run: Run, row: RowRecord): Promise<DiariseOutcome> => {
       model: run.context.llm_model ?? undefined,
       audio: loaded.audio,
     },
-    { signal: run.signal },
+    { signal: run.signal, onUsage: usageOf(run) },
   );
   return result.ok ? { ok: true, turns: toTurns(result.value.data.turns) } : failed(run, result.error);
 };

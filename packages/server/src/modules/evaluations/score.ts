@@ -9,6 +9,7 @@ import {
   type ProviderSelection,
   renderPrompt,
 } from '../../providers/index.js';
+import { recordUsage } from '../../usage/record-usage.js';
 import type { ProviderRecordsSource } from './provider-records.js';
 import { judgeMetricOf, readScores } from './results.js';
 import type { ScoringContext } from './work-repo.js';
@@ -111,7 +112,14 @@ export const scoreRow = async (
       model: context.model ?? undefined,
       temperature: 0,
     },
-    { signal },
+    {
+      signal,
+      onUsage: recordUsage(deps, {
+        organizationId: context.organization_id,
+        purpose: 'evaluation_row.score',
+        jobId: context.evaluation_id,
+      }),
+    },
   );
   if (!reply.ok) return providerFailure(deps, reply.error);
   const read = readScores(context.metrics, reply.value.data.scores);

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
-import { type AiProvider, CallBudget, type ProviderError } from '../../providers/index.js';
+import { type AiProvider, CallBudget, type ProviderError, type UsageHook } from '../../providers/index.js';
+import { recordUsage } from '../../usage/record-usage.js';
 import { listProviderRecords } from '../ai-providers/service.js';
 import { analyse, type DraftGroup, type MetricInfo, type ScopedRow, type StoredResult } from './analysis.js';
 import { discoverProblems, discoveryCandidates } from './discover.js';
@@ -92,6 +93,7 @@ const withModel = async (
   groups: DraftGroup[],
   transcripts: Map<string, CallTranscript>,
   hooks: RunHooks,
+  onUsage: UsageHook,
 ) => {
   const budget = new CallBudget(report.max_llm_calls, { used: report.llm_calls_used });
   const steps = { completed: 0, total: Math.min(budget.remaining, groups.length + 1) };
@@ -99,6 +101,7 @@ const withModel = async (
   let model: string | null = null;
   const run: ModelRun = {
     provider,
+    onUsage,
     budget,
     signal: hooks.signal,
     onCall: async (outcome) => {
@@ -152,7 +155,12 @@ export const runReport = async (deps: Deps, report: repo.ReportRow, hooks: RunHo
   const groups = analyse(rows, metrics);
   const transcripts = toTranscripts(await repo.transcriptsOf(deps.db, evidenceCalls(groups)));
   const provider = groups.length > 0 ? await chatProvider(deps, report.organization_id) : null;
-  const modelled = provider ? await withModel(provider, report, groups, transcripts, hooks) : null;
+  const usage = recordUsage(deps, {
+    organizationId: report.organization_id,
+    purpose: 'metric_clusters.generate',
+    jobId: report.id,
+  });
+  const modelled = provider ? await withModel(provider, report, groups, transcripts, hooks, usage) : null;
   await hooks.progress(
     'summarising',
     modelled?.steps ?? { completed: 0, total: 0 },

@@ -8,6 +8,7 @@ import {
   type GAP_LABELS as PROMPT_GAP_LABELS,
   type ProviderError,
   renderPrompt,
+  type UsageHook,
 } from '../../providers/index.js';
 import type { DraftCluster, DraftGroup } from './analysis.js';
 import { clip } from './evidence.js';
@@ -35,6 +36,8 @@ export type ModelRun = {
   provider: AiProvider;
   budget: CallBudget;
   signal: AbortSignal;
+  /** Records each call's tokens (`provider_usage`). */
+  onUsage: UsageHook;
   /** Called after every call the budget allowed, whatever its outcome. */
   onCall: (outcome: { ok: true; model: string } | { ok: false; error: ProviderError }) => Promise<void>;
 };
@@ -48,6 +51,7 @@ export const analyseWithModel = async (
   const reply = await run.provider.chat(renderPrompt(clusterRcaV1, vars), {
     budget: run.budget,
     signal: run.signal,
+    onUsage: run.onUsage,
   });
   if (!reply.ok && reply.error.code === 'budget_exhausted') return null;
   await run.onCall(reply.ok ? { ok: true, model: reply.value.model } : { ok: false, error: reply.error });

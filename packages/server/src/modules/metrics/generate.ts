@@ -8,6 +8,7 @@ import {
   type ProviderError,
   renderPrompt,
 } from '../../providers/index.js';
+import { recordUsage } from '../../usage/record-usage.js';
 import { chatProviderFor, logProviderFailure, providerFailureError } from './ai.js';
 import * as repo from './repo.js';
 import { DATA_TYPE_OF, DEFAULT_SURFACES, normalizeTags, violation } from './rules.js';
@@ -82,10 +83,13 @@ export const generateMetric = async (
   }
   const provider = await chatProviderFor(deps, ctx, body.ai_provider_id);
   const existingNames = await repo.visibleNames(deps.db, ctx, EXISTING_NAMES_SHOWN);
-  const result = await provider.chat({
-    ...renderPrompt(metricGenerateV1, { description: describe({ ...body, input }), existingNames }),
-    model: body.model,
-  });
+  const result = await provider.chat(
+    {
+      ...renderPrompt(metricGenerateV1, { description: describe({ ...body, input }), existingNames }),
+      model: body.model,
+    },
+    { onUsage: recordUsage(deps, { organizationId: ctx.organizationId, purpose: 'metric.generate' }) },
+  );
   const fail = (error: ProviderError): never => {
     logProviderFailure(deps, ctx, 'generate', error);
     throw providerFailureError(error);

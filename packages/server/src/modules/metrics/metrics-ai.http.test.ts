@@ -93,6 +93,12 @@ describe('POST /metrics/generate', () => {
     expect(sent.messages.at(-1)!.content).toContain('confirms the appointment time');
     expect(sent.messages.at(-1)!.content).toContain(existing);
     expect(await metricCount(h)).toBe(before);
+    // the call's tokens are recorded against the organization
+    const usage = await h
+      .db('provider_usage')
+      .where({ organization_id: h.organizationId, purpose: 'metric.generate' });
+    expect(usage.length).toBeGreaterThan(0);
+    expect(usage.at(-1)).toMatchObject({ kind: 'chat', prompt_id: 'metric_generate' });
   });
 
   it('suggests from a transcript excerpt, honouring a requested metric_type and model', async () => {

@@ -8,6 +8,7 @@ import {
   renderPrompt,
   rubricEnrichV1,
 } from '../../providers/index.js';
+import { recordUsage } from '../../usage/record-usage.js';
 import { chatProviderFor, logProviderFailure, providerFailureError } from './ai.js';
 import { parseRubric, type RubricLabel } from './rubric-parser.js';
 import { DEFAULT_SURFACES, violation } from './rules.js';
@@ -80,7 +81,10 @@ const enrich = async (deps: Deps, ctx: RequestContext, body: ParseBulkBody, labe
       examples: label.examples,
       parentName: body.parent_name ?? null,
     };
-    const result = await provider.chat({ ...renderPrompt(rubricEnrichV1, vars), model: body.model });
+    const result = await provider.chat(
+      { ...renderPrompt(rubricEnrichV1, vars), model: body.model },
+      { onUsage: recordUsage(deps, { organizationId: ctx.organizationId, purpose: 'metric.parse_bulk' }) },
+    );
     if (!result.ok) return fail(result.error);
     if (!result.value.data.description.trim()) {
       return fail({
