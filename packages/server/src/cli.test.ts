@@ -59,6 +59,21 @@ describe('voice-eval CLI', () => {
     expect(bad.output()).toMatch(/Invalid voice-eval configuration:[\s\S]*port/);
   }, 60_000);
 
+  it('set-plan refuses an unknown organization (1) and a missing plan (2)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-cli-'));
+    const unknown = run([
+      'set-plan',
+      '00000000-0000-4000-8000-000000000000',
+      'enterprise',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(await unknown.exited).toBe(1);
+    expect(unknown.output()).toContain('Organization not found');
+    const missing = run(['set-plan', '00000000-0000-4000-8000-000000000000', '--data-dir', dataDir]);
+    expect(await missing.exited).toBe(2);
+  }, 120_000);
+
   it('prints usage for an unknown command and exits 2', async () => {
     const unknown = run(['frobnicate']);
     expect(await unknown.exited).toBe(2);

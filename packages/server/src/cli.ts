@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
+import { setPlan } from './commands/set-plan.js';
 import { ConfigError } from './config.js';
+import { ApiError } from './errors.js';
 import { createVoiceEvalServer } from './server.js';
 
 const USAGE = `Usage: voice-eval <command> [options]
@@ -7,6 +9,7 @@ const USAGE = `Usage: voice-eval <command> [options]
 Commands:
   serve [--port N] [--data-dir DIR]   start the API server (migrates first)
   migrate [--data-dir DIR]            apply pending database migrations and exit
+  set-plan ORG_ID free|enterprise      set an organization's plan (enterprise enables ambient audio)
 
 Configuration comes from the environment (DATABASE_URL, VOICE_EVAL_DATA_DIR, PORT, ...);
 see the README. Without DATABASE_URL the embedded PGlite database in the data folder is used.`;
@@ -55,6 +58,30 @@ const migrateOnly = async (options: { dataDir?: string }) => {
   console.log('migrations applied');
 };
 
+const setPlanCommand = async (args: string[], options: { dataDir?: string }) => {
+  const [organizationId, plan] = args;
+  if (!organizationId || !plan) {
+    console.error(`set-plan needs an organization id and a plan\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  const server = createVoiceEvalServer({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    workerConcurrency: 0,
+  });
+  try {
+    await server.migrate();
+    const result = await setPlan(server.deps.db, organizationId, plan);
+    console.log(`${result.name} (${result.organization_id}): ${result.previous_plan} -> ${result.plan}`);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    console.error(err.detail ?? err.message);
+    process.exitCode = 1;
+  } finally {
+    await server.close();
+  }
+};
+
 /** Runs the `voice-eval` command line. */
 export const main = async (argv: string[]): Promise<void> => {
   const { values, positionals } = parse(argv);
@@ -66,6 +93,7 @@ export const main = async (argv: string[]): Promise<void> => {
   }
   if (command === 'serve') return serve(options);
   if (command === 'migrate') return migrateOnly(options);
+  if (command === 'set-plan') return setPlanCommand(positionals.slice(1), options);
   console.error(`Unknown command: ${command}\n\n${USAGE}`);
   process.exitCode = 2;
 };
