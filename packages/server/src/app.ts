@@ -36,6 +36,23 @@ import { workspaceRoutes } from './modules/workspaces/routes.js';
 const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Deprecation', 'Link', 'Idempotent-Replayed'];
 
 /**
+ * Security headers for JSON responses: nothing may be framed, sniffed or loaded from them. The
+ * docs page sets its own (helmet's defaults, whose CSP allows its local scripts).
+ */
+const API_SECURITY_HEADERS = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+  },
+  crossOriginEmbedderPolicy: false,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+});
+
+/**
  * The voice-eval Express app: every contract route, the docs page, and problem+json for every
  * error. A host app can mount it beside its own routes (`host.use(app)`).
  */
@@ -48,9 +65,11 @@ export const createApp = (deps: Deps): Express => {
 
   app.use(requestId);
   app.use(requestLogger(deps.logger));
-  app.use(helmet());
-  app.use(cors({ origin: deps.config.corsOrigins, exposedHeaders: EXPOSED_HEADERS, maxAge: 600 }));
-  app.use(docsRouter());
+  app.use(API_SECURITY_HEADERS);
+  // no configured origin means same-origin only: no CORS headers to compute on any request
+  if (deps.config.corsOrigins.length > 0) {
+    app.use(cors({ origin: deps.config.corsOrigins, exposedHeaders: EXPOSED_HEADERS, maxAge: 600 }));
+  }
   app.use(RATE_LIMITED_PATHS, authRateLimit(deps));
   app.use(
     express.json({ limit: deps.config.jsonBodyLimitBytes, type: ['application/json', 'application/*+json'] }),
@@ -85,6 +104,7 @@ export const createApp = (deps: Deps): Express => {
   mount(contract.evaluatorSuites, evaluatorSuiteRoutes(deps));
   mount(contract.evaluatorResults, evaluatorResultRoutes(deps));
 
+  app.use(docsRouter());
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

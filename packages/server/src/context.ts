@@ -36,6 +36,10 @@ declare global {
     interface Request {
       /** Set by `http/authenticate.ts` on every non-public route. */
       ctx?: RequestContext;
+      /** The request id (`http/request-id.ts`), echoed in `X-Request-Id`. */
+      id?: string;
+      /** A logger bound to the request id (`http/logging.ts`). */
+      log?: import('pino').Logger;
     }
   }
 }

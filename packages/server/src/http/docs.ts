@@ -1,5 +1,6 @@
 import { createOpenApiDocument } from '@voice-eval/contract/openapi';
 import express, { type Router } from 'express';
+import helmet from 'helmet';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
 
 const PAGE = `<!doctype html>
@@ -24,6 +25,8 @@ const INIT = `window.ui = SwaggerUIBundle({ url: 'openapi.json', dom_id: '#swagg
 export const docsRouter = (): Router => {
   const document = JSON.stringify(createOpenApiDocument());
   const router = express.Router();
+  // the page needs a CSP that allows its own scripts and styles (helmet's defaults)
+  router.use('/docs', helmet());
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(document);
   });
