@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../test/setup-db.js';
@@ -163,5 +164,30 @@ describe('WorkerPool', () => {
     await expect.poll(() => running).toBe(2);
     await pool.stop();
     expect(finished).toBe(2);
+  });
+
+  it('keeps no listener per sweep on the shutdown signal, however long it runs', async () => {
+    let signal: AbortSignal | undefined;
+    let sweeps = 0;
+    let claimed = false;
+    const pool = new WorkerPool({ logger: pino({ level: 'silent' }), idleMs: 5, sweepMs: 1 }).register({
+      name: 'scratch.sweeps',
+      claim: async () => {
+        if (claimed) return [];
+        claimed = true;
+        return [{}];
+      },
+      run: async (_item, s) => {
+        signal = s;
+      },
+      sweep: async () => sweeps++,
+    });
+    pool.start();
+    try {
+      await expect.poll(() => sweeps, { timeout: 20_000 }).toBeGreaterThan(50);
+      expect(getEventListeners(signal!, 'abort').length).toBeLessThan(3);
+    } finally {
+      await pool.stop();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 
@@ -123,13 +124,8 @@ export class WorkerPool {
       } catch (err) {
         if (!signal.aborted) this.#options.logger.error({ err, task: task.name }, 'worker:sweep_failed');
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.#options.sweepMs);
-        signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      // rejects with an AbortError on stop, which ends the loop
+      await sleep(this.#options.sweepMs, undefined, { signal }).catch(() => undefined);
     }
   }
 }
