@@ -30,7 +30,7 @@ const listen = (app: express.Express) =>
  * same database in the same process. Production settings: no response validation, info logs
  * (written to /dev/null so the terminal is not the bottleneck).
  */
-export const httpOverhead = async ({ seconds = 5, rounds = 3, connections = 10 } = {}) => {
+export const httpOverhead = async ({ seconds = 5, rounds = 5, connections = 10 } = {}) => {
   const logger = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'info' }, pino.destination('/dev/null'));
   const ve = createVoiceEvalServer({
     nodeEnv: 'production',
@@ -44,7 +44,7 @@ export const httpOverhead = async ({ seconds = 5, rounds = 3, connections = 10 }
   const { url } = await ve.listen(0);
   const session = await json(`${url}/api/v1/auth/signup`, {
     method: 'POST',
-    body: JSON.stringify({ email: 'bench@example.test', password: 'bench password' }),
+    body: JSON.stringify({ email: `bench-${Date.now()}@example.test`, password: 'bench password' }),
   });
   const bearer = { authorization: `Bearer ${session.access_token}` };
   const { key } = await json(`${url}/api/v1/auth/generate-key`, {
@@ -58,9 +58,15 @@ export const httpOverhead = async ({ seconds = 5, rounds = 3, connections = 10 }
     body: JSON.stringify({ name: 'Bench' }),
   });
 
+  // the SELECT the endpoint runs (`findWorkspace`), scoped to the organization the bench created
   const bare = express();
   bare.get('/workspaces/:id', async (req, res) => {
-    res.json(await ve.deps.db('workspaces').where({ id: req.params.id }).first());
+    res.json(
+      await ve.deps
+        .db('workspaces')
+        .where({ organization_id: ws.organization_id, id: req.params.id })
+        .first(),
+    );
   });
   const baseline = await listen(bare);
 
@@ -71,5 +77,5 @@ export const httpOverhead = async ({ seconds = 5, rounds = 3, connections = 10 }
   );
   baseline.server.close();
   await ve.close();
-  return result;
+  return { ...result, postgres: process.env.BENCH_DATABASE_URL ? 1 : 0 };
 };

@@ -22,7 +22,7 @@ export const measure = async (load: Load): Promise<Throughput> => {
 
 /**
  * Measures `subject` and `baseline` in alternating rounds (so drift on a shared machine hits both)
- * and returns the summed throughput of each.
+ * and returns the mean throughput of each over the rounds, and their ratio.
  */
 export const compare = async (subject: Load, baseline: Load, rounds: number) => {
   const totals = { subject: 0, baseline: 0, subjectP99: 0, baselineP99: 0, failures: 0 };
@@ -35,5 +35,10 @@ export const compare = async (subject: Load, baseline: Load, rounds: number) => 
     totals.baselineP99 = Math.max(totals.baselineP99, b.p99Ms);
     totals.failures += s.non2xx + s.errors + b.non2xx + b.errors;
   }
-  return { ...totals, ratio: totals.subject / totals.baseline };
+  return {
+    ...totals,
+    subject: totals.subject / rounds,
+    baseline: totals.baseline / rounds,
+    ratio: totals.subject / totals.baseline,
+  };
 };

@@ -18,7 +18,7 @@ const BENCHES: Bench[] = [
     name: 'http-overhead',
     run: () => httpOverhead(),
     print: (r) =>
-      `http-overhead: ${fmt(r.subject!)} req/s (API key, workspace-scoped GET by id) vs ${fmt(r.baseline!)} req/s ` +
+      `http-overhead (${r.postgres ? 'Postgres' : 'PGlite'}): ${fmt(r.subject!)} req/s (API key, workspace-scoped GET by id) vs ${fmt(r.baseline!)} req/s ` +
       `(bare Express + same SELECT); ratio ${fmt(r.ratio!, 3)} (target >= 0.85); ` +
       `max p99 ${fmt(r.subjectP99!)} ms vs ${fmt(r.baselineP99!)} ms; failed requests ${r.failures}`,
   },

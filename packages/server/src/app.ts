@@ -64,7 +64,7 @@ export const createApp = (deps: Deps): Express => {
   app.set('query parser', (query: string) => qs.parse(query, { arrayLimit: 1000, depth: 5 }));
 
   app.use(requestId);
-  app.use(requestLogger(deps.logger));
+  app.use(requestLogger(app, deps.logger));
   app.use(API_SECURITY_HEADERS);
   // no configured origin means same-origin only: no CORS headers to compute on any request
   if (deps.config.corsOrigins.length > 0) {

@@ -1,24 +1,27 @@
-import type { RequestHandler } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
+
+const childLogger = Symbol('voice-eval.log');
 
 /**
  * One structured line per request when it finishes: request id, method, path, status and
  * duration (warn for 4xx, error for 5xx). Headers and bodies are never logged, so no credential
- * reaches the log whatever logger a host app passes in. `req.log` is a child logger bound to the
- * request id, created only when something logs through it.
+ * reaches the log whatever logger a host app passes in.
+ *
+ * `req.log` is a child logger bound to the request id, created on first use. It is a getter on
+ * the app's request prototype: defining it on each request object would take V8 off its fast
+ * path for every later property access on that request (about 4% of throughput, bench/).
  */
-export const requestLogger =
-  (logger: Logger): RequestHandler =>
-  (req, res, next) => {
+export const requestLogger = (app: Express, logger: Logger): RequestHandler => {
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: Request & { [childLogger]?: Logger }) {
+      this[childLogger] ??= logger.child({ reqId: this.id });
+      return this[childLogger];
+    },
+  });
+  return (req, res, next) => {
     const started = performance.now();
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', {
-      configurable: true,
-      get: () => {
-        child ??= logger.child({ reqId: req.id });
-        return child;
-      },
-    });
     res.on('finish', () => {
       const level = res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
@@ -34,3 +37,4 @@ export const requestLogger =
     });
     next();
   };
+};
