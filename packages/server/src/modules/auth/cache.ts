@@ -5,6 +5,8 @@
  */
 export class AuthCache {
   readonly #entries = new Map<string, { value: unknown; expiresAt: number }>();
+  /** When this instance last recorded each API key's use, in ms. */
+  readonly #usesRecorded = new Map<string, number>();
 
   constructor(
     readonly ttlMs = 5_000,
@@ -27,6 +29,17 @@ export class AuthCache {
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
     this.#entries.set(key, { value, expiresAt: now + this.ttlMs });
+  }
+
+  /**
+   * True when this instance has not recorded a use of `apiKeyId` in the last `intervalMs` (and
+   * notes that it now does), so `last_used_at` costs one write per key per interval, not one per
+   * request.
+   */
+  shouldRecordUse(apiKeyId: string, now: number, intervalMs: number): boolean {
+    if (now - (this.#usesRecorded.get(apiKeyId) ?? Number.NEGATIVE_INFINITY) < intervalMs) return false;
+    this.#usesRecorded.set(apiKeyId, now);
+    return true;
   }
 
   /** Drops every entry whose key starts with `prefix` (e.g. one organization's). */

@@ -19,7 +19,6 @@ export const API_KEY_ROLE: Role = 'ADMIN';
 
 /** How often, at most, one instance writes an API key's `last_used_at`. */
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
-const lastUsedWrites = new Map<string, number>();
 
 const defaultWorkspaceOf = async (deps: Deps, organizationId: string): Promise<string> => {
   const row = await deps
@@ -55,15 +54,18 @@ export const authenticateBearer = async (deps: Deps, token: string): Promise<Aut
   return resolved;
 };
 
-/** Resolves an organization API key by its prefix, then its SHA-256 hash; revoked keys are refused. */
+/**
+ * Resolves an organization API key by its prefix, then its SHA-256 hash; revoked keys are refused.
+ * The cache is keyed by that hash, so a cached key costs one hash and no checksum check.
+ */
 export const authenticateApiKey = async (deps: Deps, key: string): Promise<Authenticated | null> => {
-  const parsed = parseApiKey(key);
-  if (!parsed) return null;
   const now = deps.now();
   const hash = sha256(key);
   const cacheKey = `apikey:${hash}`;
   let resolved = deps.authCache.get<(Authenticated & { apiKeyId: string }) | null>(cacheKey, now.getTime());
   if (resolved === undefined) {
+    const parsed = parseApiKey(key);
+    if (!parsed) return null;
     const row = await deps
       .db('api_keys as k')
       .join('organizations as o', 'o.id', 'k.organization_id')
@@ -89,9 +91,7 @@ export const authenticateApiKey = async (deps: Deps, key: string): Promise<Authe
 
 /** Writes `last_used_at` at most once a minute per key and instance, off the request path. */
 const recordApiKeyUse = (deps: Deps, apiKeyId: string, now: Date): void => {
-  const last = lastUsedWrites.get(apiKeyId) ?? 0;
-  if (now.getTime() - last < LAST_USED_WRITE_INTERVAL_MS) return;
-  lastUsedWrites.set(apiKeyId, now.getTime());
+  if (!deps.authCache.shouldRecordUse(apiKeyId, now.getTime(), LAST_USED_WRITE_INTERVAL_MS)) return;
   deps
     .db('api_keys')
     .where({ id: apiKeyId })
