@@ -198,7 +198,7 @@ export const createCallImport = async (
     const row = manifest
       ? await fromManifest(job, manifest, fields.sheet_name)
       : await fromAudio(job, recordings);
-    return toCallImport(row, tags, null);
+    return toCallImport(row, tags);
   } catch (error) {
     // the schema or a tag was deleted while the import was being written
     if ((error as { code?: string }).code === '23503') {

@@ -26,6 +26,8 @@ export type ImportRow = {
   failed_rows: number;
   status: string;
   error_message: string | null;
+  /** The newest evaluation's status, kept current by a trigger on `evaluations`. */
+  latest_evaluation_status: string | null;
   created_by: string;
   created_by_email: string | null;
   last_updated_by_email: string | null;
@@ -123,32 +125,6 @@ export const tagsOfImports = (db: Knex, importIds: readonly string[]) =>
     .whereIn('ct.call_import_id', importIds)
     .orderBy([{ column: 't.name' }, { column: 't.id' }])
     .select('ct.call_import_id', 't.id', 't.name', 't.color', 't.created_at', 't.updated_at');
-
-/** Whether a table exists yet (later modules add tables this one reads when present). */
-const hasTable = async (db: Knex, table: string): Promise<boolean> => {
-  const result = await db.raw('select to_regclass(?) is not null as present', [table]);
-  return Boolean(result.rows[0]?.present);
-};
-
-/**
- * The status of the newest evaluation of each import. Read from `evaluations` once the
- * evaluations module created it; until then no import was ever evaluated.
- */
-export const latestEvaluationStatuses = async (db: Knex, importIds: readonly string[]) => {
-  const statuses = new Map<string, string>();
-  if (importIds.length === 0 || !(await hasTable(db, 'evaluations'))) return statuses;
-  const rows: Array<{ call_import_id: string; status: string }> = await db('evaluations')
-    .distinctOn('call_import_id')
-    .whereIn('call_import_id', importIds)
-    .orderBy([
-      { column: 'call_import_id' },
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ])
-    .select('call_import_id', 'status');
-  for (const row of rows) statuses.set(row.call_import_id, row.status);
-  return statuses;
-};
 
 /** Deletes an import of the workspace (its rows, tags and diarisation requests cascade); whether it existed. */
 export const deleteImport = async (db: Knex, scope: Scope, id: string): Promise<boolean> => {

@@ -15,12 +15,8 @@ import { toTag } from '../tags/service.js';
 import * as repo from './repo.js';
 import * as rows from './row-repo.js';
 
-/** An import row, its tags and its newest evaluation's status as the wire's CallImport. */
-export const toCallImport = (
-  row: repo.ImportRow,
-  tags: Tag[],
-  latestEvaluation: string | null,
-): CallImport => ({
+/** An import row and its tags as the wire's CallImport. */
+export const toCallImport = (row: repo.ImportRow, tags: Tag[]): CallImport => ({
   id: row.id,
   organization_id: row.organization_id,
   workspace_id: row.workspace_id,
@@ -47,7 +43,7 @@ export const toCallImport = (
   failed_rows: row.failed_rows,
   status: row.status as CallImport['status'],
   error_message: row.error_message,
-  latest_evaluation_status: latestEvaluation as EvaluationStatus | null,
+  latest_evaluation_status: row.latest_evaluation_status as EvaluationStatus | null,
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
   created_by_email: row.created_by_email,
@@ -74,20 +70,15 @@ export const toCallImportRow = (
   updated_at: iso(row.updated_at),
 });
 
-/** Adds tags and the latest evaluation status to import rows, keeping their order. */
+/** Adds tags to import rows, keeping their order. */
 const hydrate = async (deps: Deps, imports: repo.ImportRow[]): Promise<CallImport[]> => {
-  const ids = imports.map((i) => i.id);
-  if (ids.length === 0) return [];
-  const [tagRows, statuses] = await Promise.all([
-    repo.tagsOfImports(deps.db, ids),
-    repo.latestEvaluationStatuses(deps.db, ids),
-  ]);
+  if (imports.length === 0) return [];
+  const tagRows = await repo.tagsOfImports(
+    deps.db,
+    imports.map((i) => i.id),
+  );
   return imports.map((row) =>
-    toCallImport(
-      row,
-      tagRows.filter((t) => t.call_import_id === row.id).map(toTag),
-      statuses.get(row.id) ?? null,
-    ),
+    toCallImport(row, tagRows.filter((t) => t.call_import_id === row.id).map(toTag)),
   );
 };
 
