@@ -81,4 +81,26 @@ describe('list()', () => {
     const rows = await client().evaluations.listRows(evaluation.id, { page_size: 4 }).toArray({ limit: 50 });
     expect(rows).toHaveLength(6);
   });
+
+  it('filters evaluation rows by flagged results, as the server does', async () => {
+    const evaluation = api.db.evaluations.create(api.fixtures.evaluation());
+    const result = (flagged: boolean) => ({
+      metric_id: '00000000-0000-4000-8000-0000000000aa',
+      metric_name: 'Greets the caller',
+      value: !flagged,
+      flagged,
+      rationale: null,
+    });
+    const flagged = api.db.evaluationRows.create(
+      api.fixtures.evaluationRow({ evaluation_id: evaluation.id, results: [result(false), result(true)] }),
+    );
+    const clean = api.db.evaluationRows.create(
+      api.fixtures.evaluationRow({ evaluation_id: evaluation.id, results: [result(false)] }),
+    );
+    const ids = async (query: { flagged?: boolean }) =>
+      (await client().evaluations.listRows(evaluation.id, query).toArray({ limit: 10 })).map((r) => r.id);
+    expect(await ids({ flagged: true })).toEqual([flagged.id]);
+    expect(await ids({ flagged: false })).toEqual([clean.id]);
+    expect((await ids({})).sort()).toEqual([flagged.id, clean.id].sort());
+  });
 });

@@ -139,8 +139,12 @@ export const workImpls: Record<string, RouteImpl> = {
   },
   'evaluations.listRows': (req, env) => {
     if (!env.db.evaluations.get(idOf(req), req.workspaceId)) return notFound('Evaluation');
-    const rows = env.db.evaluationRows.all().filter((row) => row.evaluation_id === idOf(req));
-    return paginate(filterRows(rows, { status: req.query.status }), req.query);
+    const { status, flagged } = req.query;
+    const rows = env.db.evaluationRows
+      .all()
+      .filter((row) => row.evaluation_id === idOf(req))
+      .filter((row) => flagged === undefined || row.results.some((r) => r.flagged) === flagged);
+    return paginate(filterRows(rows, { status }), req.query);
   },
   'evaluations.cancel': (req, env) => {
     const found = env.db.evaluations.get(idOf(req), req.workspaceId);
