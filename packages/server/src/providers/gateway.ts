@@ -83,7 +83,11 @@ function pickRecord(records: readonly AiProviderRecord[], provider: string | nul
   return candidates.find((r) => r.is_default) ?? candidates[0] ?? null;
 }
 
-/** Default models from `gateway_model` and `enabled_models`: the first STT-capable one for STT, else chat. */
+/**
+ * Default models from `gateway_model` and `enabled_models`: the first STT-capable one for STT, else
+ * chat. Names are sent exactly as configured, through a gateway too: a LiteLLM proxy routes by the
+ * `model_name` of its own config (often an alias), so adding a `provider/` prefix would break it.
+ */
 function defaultModels(record: AiProviderRecord, registry: CapabilityRegistry) {
   const entries = record.enabled_models ?? [];
   const plain = entries
