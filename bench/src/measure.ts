@@ -22,9 +22,13 @@ export const measure = async (load: Load): Promise<Throughput> => {
 
 /**
  * Measures `subject` and `baseline` in alternating rounds (so drift on a shared machine hits both)
- * and returns the mean throughput of each over the rounds, and their ratio.
+ * and returns the mean throughput of each over the rounds, and their ratio. A first, unmeasured
+ * round warms both up, so neither pays for JIT compilation in the figures.
  */
 export const compare = async (subject: Load, baseline: Load, rounds: number) => {
+  const warmUp = { seconds: Math.min(2, subject.seconds) };
+  await measure({ ...baseline, ...warmUp });
+  await measure({ ...subject, ...warmUp });
   const totals = { subject: 0, baseline: 0, subjectP99: 0, baselineP99: 0, failures: 0 };
   for (let i = 0; i < rounds; i++) {
     const b = await measure(baseline);
