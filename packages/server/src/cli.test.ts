@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
-const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
+// the bin users run; in the workspace it must run the sources even after `pnpm build` wrote dist/
+const bin = fileURLToPath(new URL('../bin/voice-eval.js', import.meta.url));
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -13,7 +14,7 @@ afterEach(() => {
 });
 
 const run = (args: string[], env: Record<string, string> = {}) => {
-  const child = spawn(process.execPath, ['--import', 'tsx/esm', cli, ...args], {
+  const child = spawn(process.execPath, [bin, ...args], {
     env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: '', VOICE_EVAL_LOG_LEVEL: 'warn', ...env },
     cwd: packageDir,
     stdio: ['ignore', 'pipe', 'pipe'],
