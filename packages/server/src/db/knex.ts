@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import knex, { type Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
 import pg from 'pg';
 
 // int8 (count(*), sums) as numbers: our counts stay far below 2^53.
@@ -11,20 +11,32 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
 
 export type Db = Knex;
 
+type PgLiteClientClass = new (config: Knex.Config) => Knex.Client;
+
 /**
+ * The knex client for PGlite, loaded on first use: PGlite and knex-pglite add about 40 MB to a
+ * process, which a server on Postgres does not need. (knex-pglite is CommonJS and requires
+ * PGlite's CommonJS build, so both are required here.)
+ *
  * knex-pglite derives the command from knex's method name, so `del()` reports `DEL`, which knex
  * does not recognise: a delete would resolve to the raw result instead of its row count (as on
  * pg). Renaming the method fixes the count.
  */
-const PgLiteBase = ClientPgLite as unknown as new (
-  config: Knex.Config,
-) => Knex.Client & { processResponse(obj: object, runner: unknown): unknown };
-
-class PgLiteClient extends PgLiteBase {
-  override processResponse(obj: { method?: string }, runner: unknown): unknown {
-    return super.processResponse(obj.method === 'del' ? { ...obj, method: 'delete' } : obj, runner);
+let pgLite: { Client: PgLiteClientClass; PGlite: typeof PGlite } | undefined;
+const loadPgLite = () => {
+  if (pgLite) return pgLite;
+  const require = createRequire(import.meta.url);
+  const Base = require('knex-pglite') as new (
+    config: Knex.Config,
+  ) => Knex.Client & { processResponse(obj: object, runner: unknown): unknown };
+  class PgLiteClient extends Base {
+    override processResponse(obj: { method?: string }, runner: unknown): unknown {
+      return super.processResponse(obj.method === 'del' ? { ...obj, method: 'delete' } : obj, runner);
+    }
   }
-}
+  pgLite = { Client: PgLiteClient, PGlite: require('@electric-sql/pglite').PGlite };
+  return pgLite;
+};
 
 export type DbOptions =
   /** A Postgres server. */
@@ -41,6 +53,7 @@ export const createDb = (options: DbOptions): Db => {
       pool: { min: 0, max: options.poolMax ?? 10 },
     });
   }
+  const { Client, PGlite } = loadPgLite();
   let instance = options.instance;
   if (!instance) {
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
@@ -48,7 +61,7 @@ export const createDb = (options: DbOptions): Db => {
   }
   const pglite = instance;
   return knex({
-    client: PgLiteClient as unknown as typeof knex.Client,
+    client: Client as unknown as typeof knex.Client,
     dialect: 'postgres',
     connection: () => ({ pglite }) as unknown as Knex.StaticConnectionConfig,
   });

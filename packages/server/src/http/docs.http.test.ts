@@ -1,3 +1,4 @@
+import { createOpenApiDocument } from '@voice-eval/contract/openapi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../test/harness.js';
 
@@ -11,7 +12,8 @@ describe('API reference', () => {
     const reply = await h.request('GET', '/openapi.json');
     expect(reply.status).toBe(200);
     expect(reply.body.openapi).toMatch(/^3\./);
-    expect(reply.body.paths['/api/v1/auth/config']).toBeDefined();
+    expect(reply.body).toEqual(JSON.parse(JSON.stringify(createOpenApiDocument())));
+    expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
   it('serves /docs and every asset it references from this server', async () => {

@@ -1,7 +1,8 @@
-import { createOpenApiDocument } from '@voice-eval/contract/openapi';
+import { createRequire } from 'node:module';
 import express, { type Router } from 'express';
 import helmet from 'helmet';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
+// the path helper alone: the package's main module loads the whole Swagger UI bundle (about 18 MB)
+import getAbsoluteFSPath from 'swagger-ui-dist/absolute-path.js';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -22,13 +23,15 @@ const PAGE = `<!doctype html>
 const INIT = `window.ui = SwaggerUIBundle({ url: 'openapi.json', dom_id: '#swagger-ui', deepLinking: true });`;
 
 /** `GET /openapi.json` and `GET /docs`: the API reference, every asset served from this process. */
+/** The contract's committed OpenAPI document (its tests keep it equal to the contract). */
+const OPENAPI_PATH = createRequire(import.meta.url).resolve('@voice-eval/contract/openapi.json');
+
 export const docsRouter = (): Router => {
-  const document = JSON.stringify(createOpenApiDocument());
   const router = express.Router();
   // the page needs a CSP that allows its own scripts and styles (helmet's defaults)
   router.use('/docs', helmet());
-  router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(document);
+  router.get('/openapi.json', (_req, res, next) => {
+    res.sendFile(OPENAPI_PATH, { maxAge: '1h' }, (err) => err && next(err));
   });
   router.get('/docs', (req, res) => {
     // the page's relative URLs need the canonical path without a trailing slash
