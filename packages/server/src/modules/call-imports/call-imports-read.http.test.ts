@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
 import { callRows, createSchema, createTag, importCsv, upload } from './call-imports.test-support.js';
+import * as rows from './row-repo.js';
 
 let h: Harness;
 let schemaId: string;
@@ -221,6 +222,40 @@ describe('GET /api/v1/call-imports/:id and /row-ids', () => {
     const completed = (await get(big.id, '/row-ids?diarised_status=completed')).body;
     expect(completed).toEqual({ ids: [expected[3]], total: 1 });
     expect((await get(big.id, '/row-ids?q=row-51')).body.total).toBe(12);
+  });
+
+  it('writes the row-ids document in chunks that add up to the whole, at any chunk size', async () => {
+    const expected = await h
+      .db('call_import_rows')
+      .where('call_import_id', big.id)
+      .orderBy('source_row')
+      .pluck('id');
+    const read = async (filters: rows.RowFilters, chunkSize: number) => {
+      let text = '';
+      for await (const chunk of rows.rowIdsDocument(h.db, big.id, filters, chunkSize)) text += chunk;
+      return JSON.parse(text);
+    };
+    for (const size of [97, 1_000, 5_100, 5_101, 50_000]) {
+      expect(await read({}, size), `chunks of ${size}`).toEqual({ ids: expected, total: 5_101 });
+    }
+    // 12 matches in chunks of 4: the last query finds nothing more
+    const matching = await read({ q: 'row-51' }, 12);
+    expect(await read({ q: 'row-51' }, 4)).toEqual(matching);
+    expect(matching.total).toBe(12);
+    expect(await read({ diarised_status: 'completed' }, 2)).toEqual({ ids: [expected[3]], total: 1 });
+    expect(await read({ q: 'nothing like this' }, 2)).toEqual({ ids: [], total: 0 });
+  });
+
+  it('cuts the row-ids response short, never completes it, when the database fails mid-document', async () => {
+    const headers = await h.as('READER');
+    await h.db.schema.renameTable('call_import_rows', 'call_import_rows_hidden');
+    try {
+      const res = await fetch(`${h.url}/api/v1/call-imports/${big.id}/row-ids`, { headers });
+      expect(res.status).toBe(200);
+      await expect(res.text()).rejects.toThrow();
+    } finally {
+      await h.db.schema.renameTable('call_import_rows_hidden', 'call_import_rows');
+    }
   });
 
   it('is 404 for an unknown import', async () => {

@@ -34,10 +34,15 @@ export const callImportRoutes = (deps: Deps) =>
       body: await service.getCallImportDetail(deps, contextOf(req), params.call_import_id, query),
     }),
     rowIds: async ({ params, query, req, res }) => {
-      const json = await service.rowIdsJson(deps, contextOf(req), params.call_import_id, query);
+      const chunks = await service.rowIdsDocument(deps, contextOf(req), params.call_import_id, query);
       res.setHeader('content-type', 'application/json; charset=utf-8');
-      // ts-rest pipes a stream as it is: the database already wrote this JSON (up to millions of ids)
-      return { status: 200, body: Readable.from([json]) as unknown as CallImportRowIds };
+      // ts-rest pipes a stream as it is: the database writes this JSON (up to millions of ids)
+      const body = Readable.from(chunks).on('error', (err) => {
+        // the status line is sent: all a failure can do now is cut the response short
+        req.log?.error({ err }, 'call_imports:row_ids_failed');
+        res.destroy(err);
+      });
+      return { status: 200, body: body as unknown as CallImportRowIds };
     },
     transcribe: async ({ params, body, req }) => ({
       status: 202,

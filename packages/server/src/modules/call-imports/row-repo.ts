@@ -67,27 +67,47 @@ export const rowsQuery = (db: Knex, callImportId: string, filters: RowFilters) =
 /** Source order: the order rows had in the file. */
 export const SOURCE_ORDER = [{ column: 'source_row' }, { column: 'id' }];
 
+/** Ids per query of the row-ids document. */
+export const ROW_IDS_CHUNK = 50_000;
+
 /**
- * The row-ids document (`{"ids": [...], "total": n}`, ids in source order) written by the database
- * as JSON text: a million ids cross the driver as one value, not a million row objects, and are
- * never parsed or re-serialised here. The ordered subquery feeds json_agg in index order (json_agg
- * has no parallel combine step, so that order is kept).
+ * The row-ids document (`{"ids": [...], "total": n}`, ids in source order) as text chunks to send
+ * as they come. Postgres writes each chunk of up to `chunkSize` ids as one string (a chunk crosses
+ * the driver as one value, not a row object per id), and the next chunk is queried while this one
+ * is sent. Chunks follow each other by keyset on (source_row, id), so no statement holds the
+ * database for the whole document; `total` counts the ids sent. A row added or deleted while the
+ * document is written appears or not depending on where it falls.
  */
-export const rowIdsDocument = async (
+export async function* rowIdsDocument(
   db: Knex,
   callImportId: string,
   filters: RowFilters,
-): Promise<string> => {
-  const ordered = rowsQuery(db, callImportId, filters).select('id').orderBy(SOURCE_ORDER);
-  const [row] = await db
-    .from(ordered.as('s'))
-    .select(
-      db.raw(
-        `json_build_object('ids', coalesce(json_agg(s.id), '[]'::json), 'total', count(*))::text as body`,
-      ),
-    );
-  return (row as { body: string }).body;
-};
+  chunkSize = ROW_IDS_CHUNK,
+): AsyncGenerator<string> {
+  let total = 0;
+  let after: { source_row: number; id: string } | null = null;
+  yield '{"ids":[';
+  for (;;) {
+    const ordered = rowsQuery(db, callImportId, filters)
+      .select('id', 'source_row')
+      .orderBy(SOURCE_ORDER)
+      .limit(chunkSize);
+    if (after) ordered.whereRaw('(source_row, id) > (?, ?::uuid)', [after.source_row, after.id]);
+    // array_agg and string_agg keep the order of the ordered subquery (no parallel combine step)
+    const [chunk] = (await db.from(ordered.as('s')).select(
+      db.raw(`string_agg(s.id::text, '","') as ids, count(*)::int as n,
+              (array_agg(s.source_row))[count(*)::int] as last_row,
+              (array_agg(s.id))[count(*)::int] as last_id`),
+    )) as Array<{ ids: string | null; n: number; last_row: number; last_id: string }>;
+    if (chunk?.ids) {
+      yield `${total > 0 ? ',' : ''}"${chunk.ids}"`;
+      total += chunk.n;
+    }
+    if (!chunk || chunk.n < chunkSize) break;
+    after = { source_row: chunk.last_row, id: chunk.last_id };
+  }
+  yield `],"total":${total}}`;
+}
 
 /**
  * Inserts rows in one statement from a JSON document (one bound parameter whatever the batch

@@ -126,14 +126,15 @@ export const getCallImportDetail = async (
 
 /**
  * Every row id matching the detail endpoint's filters, in source order, with no cap: the JSON
- * document of the response (see `rowIdsDocument`), for the route to send as it is.
+ * document of the response in chunks (see `rowIdsDocument`), for the route to stream. Checks the
+ * import first, so a missing one is a 404 before anything is sent.
  */
-export const rowIdsJson = async (
+export const rowIdsDocument = async (
   deps: Deps,
   ctx: RequestContext,
   id: string,
   filters: rows.RowFilters,
-): Promise<string> => {
+): Promise<AsyncGenerator<string>> => {
   if (!(await repo.findImport(deps.db, ctx, id))) throw notFound('Call import');
   return rows.rowIdsDocument(deps.db, id, filters);
 };
