@@ -71,8 +71,13 @@ export const createApp = (deps: Deps): Express => {
     app.use(cors({ origin: deps.config.corsOrigins, exposedHeaders: EXPOSED_HEADERS, maxAge: 600 }));
   }
   app.use(RATE_LIMITED_PATHS, authRateLimit(deps));
-  app.use(
-    express.json({ limit: deps.config.jsonBodyLimitBytes, type: ['application/json', 'application/*+json'] }),
+  const parseJson = express.json({
+    limit: deps.config.jsonBodyLimitBytes,
+    type: ['application/json', 'application/*+json'],
+  });
+  // GET and HEAD requests carry no body: they skip the parser's per-request work
+  app.use((req, res, next) =>
+    req.method === 'GET' || req.method === 'HEAD' ? next() : parseJson(req, res, next),
   );
 
   const options = {
