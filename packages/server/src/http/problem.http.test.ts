@@ -72,10 +72,18 @@ describe('X-Request-Id', () => {
 });
 
 describe('security headers and CORS', () => {
-  it('sends helmet headers and no x-powered-by', async () => {
-    const reply = await h.request('GET', '/api/v1/auth/config');
-    expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(reply.headers.get('x-powered-by')).toBeNull();
+  it('sends the OWASP REST security headers, and no x-powered-by', async () => {
+    for (const reply of [
+      await h.request('GET', '/api/v1/auth/config'),
+      await h.request('GET', '/api/v1/nothing-here'),
+    ]) {
+      expect(reply.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(reply.headers.get('x-frame-options')).toBe('DENY');
+      expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(reply.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+      expect(reply.headers.get('cache-control')).toBe('no-store');
+      expect(reply.headers.get('x-powered-by')).toBeNull();
+    }
   });
 
   it('allows only configured origins', async () => {
