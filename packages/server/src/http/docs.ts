@@ -22,10 +22,10 @@ const PAGE = `<!doctype html>
 // Relative URLs keep the page working when a host app mounts the server under a prefix.
 const INIT = `window.ui = SwaggerUIBundle({ url: 'openapi.json', dom_id: '#swagger-ui', deepLinking: true });`;
 
-/** `GET /openapi.json` and `GET /docs`: the API reference, every asset served from this process. */
 /** The contract's committed OpenAPI document (its tests keep it equal to the contract). */
 const OPENAPI_PATH = createRequire(import.meta.url).resolve('@voice-eval/contract/openapi.json');
 
+/** `GET /openapi.json` and `GET /docs`: the API reference, every asset served from this process. */
 export const docsRouter = (): Router => {
   const router = express.Router();
   // the page needs a CSP that allows its own scripts and styles (helmet's defaults)
