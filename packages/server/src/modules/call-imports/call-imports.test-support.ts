@@ -122,3 +122,14 @@ export const countersOf = async (h: Harness, id: string) => {
     );
   return { stored, counted };
 };
+
+/** Transcription settings the OpenAI-compatible double answers. */
+export const STT = { stt_provider: 'openai', stt_model: 'whisper-1', diarization_llm_model: 'gpt-4o-mini' };
+
+/** POSTs an action on an import (`transcribe`, `cancel-diarisation`, ...) as a MEMBER. */
+export const postAction = async (h: Harness, id: string, action: string, body: unknown) =>
+  h.request('POST', `/api/v1/call-imports/${id}/${action}`, { headers: await h.as('MEMBER'), body });
+
+/** The import's rows in source order, straight from the database. */
+export const rowsOf = (h: Harness, id: string) =>
+  h.db('call_import_rows').where('call_import_id', id).orderBy('source_row');

@@ -8,6 +8,9 @@ import {
   createAiProvider,
   createSchema,
   importCsv,
+  postAction,
+  rowsOf,
+  STT,
 } from './call-imports.test-support.js';
 
 /** Fencing with the real task and leases, driven by hand (no worker loop) and an injected clock. */
@@ -16,10 +19,6 @@ let h: Harness;
 let double: OpenAiDouble;
 let schemaId: string;
 
-const STT = { stt_provider: 'openai', stt_model: 'whisper-1', diarization_llm_model: 'gpt-4o-mini' };
-const post = async (id: string, action: string, body: unknown) =>
-  h.request('POST', `/api/v1/call-imports/${id}/${action}`, { headers: await h.as('MEMBER'), body });
-const rowsOf = (id: string) => h.db('call_import_rows').where('call_import_id', id).orderBy('source_row');
 const counters = (id: string) => countersOf(h, id);
 
 beforeAll(async () => {
@@ -47,16 +46,19 @@ describe('fencing', () => {
       schemaId,
       callRows(1, () => ({ transcript: 'hello there' })),
     );
-    await post(imp.id, 'transcribe', STT);
+    await postAction(h, imp.id, 'transcribe', STT);
     const task = diariseCallImportRowTask(h.server.deps);
     const [claimed] = await task.claim('late-worker', 1);
     expect(claimed).toMatchObject({ diarised_transcript_status: 'running', attempts: 1 });
-    expect((await post(imp.id, 'cancel-diarisation', {})).body).toEqual({ cancelled: 1, skipped: 0 });
+    expect((await postAction(h, imp.id, 'cancel-diarisation', {})).body).toEqual({
+      cancelled: 1,
+      skipped: 0,
+    });
     double.enqueue('/v1/chat/completions', turns('too late'));
     const calls = double.requests.length;
     await task.run(claimed!, new AbortController().signal);
     expect(double.requests.slice(calls).map((r) => r.path)).toEqual(['/v1/chat/completions']);
-    const [row] = await rowsOf(imp.id);
+    const [row] = await rowsOf(h, imp.id);
     expect(row).toMatchObject({ diarised_transcript_status: 'failed', diarised_transcript: null });
     expect(row.diarised_transcript_error.code).toBe('cancelled');
     expect((await counters(imp.id)).stored).toEqual({ completed_rows: 0, failed_rows: 1 });
@@ -69,7 +71,7 @@ describe('fencing', () => {
       schemaId,
       callRows(1, () => ({ transcript: 'hello there' })),
     );
-    await post(imp.id, 'transcribe', STT);
+    await postAction(h, imp.id, 'transcribe', STT);
     const { deps } = h.server;
     const task = diariseCallImportRowTask(deps);
     const [first] = await task.claim('instance-a', 1);
@@ -81,12 +83,12 @@ describe('fencing', () => {
       expect(second).toMatchObject({ id: first!.id, attempts: 2 });
       double.enqueue('/v1/chat/completions', turns('from the lost lease'), turns('from the new lease'));
       await task.run(first!, new AbortController().signal);
-      expect((await rowsOf(imp.id))[0].diarised_transcript_status).toBe('running');
+      expect((await rowsOf(h, imp.id))[0].diarised_transcript_status).toBe('running');
       await task.run(second!, new AbortController().signal);
     } finally {
       deps.now = realNow;
     }
-    const [row] = await rowsOf(imp.id);
+    const [row] = await rowsOf(h, imp.id);
     expect(row, JSON.stringify(row.diarised_transcript_error)).toMatchObject({
       diarised_transcript_status: 'completed',
       lease_owner: null,
@@ -103,7 +105,7 @@ describe('fencing', () => {
       schemaId,
       callRows(1, () => ({ transcript: 'hello' })),
     );
-    await post(imp.id, 'transcribe', STT);
+    await postAction(h, imp.id, 'transcribe', STT);
     const { deps } = h.server;
     const task = diariseCallImportRowTask(deps);
     const realNow = deps.now;
@@ -118,7 +120,7 @@ describe('fencing', () => {
     } finally {
       deps.now = realNow;
     }
-    const [row] = await rowsOf(imp.id);
+    const [row] = await rowsOf(h, imp.id);
     expect(row.diarised_transcript_status).toBe('failed');
     expect(row.diarised_transcript_error.code).toBe('attempts_exhausted');
     expect((await counters(imp.id)).stored).toEqual({ completed_rows: 0, failed_rows: 1 });

@@ -9,18 +9,17 @@ import {
   createAiProvider,
   createSchema,
   importCsv,
+  postAction,
+  rowsOf,
+  STT,
 } from './call-imports.test-support.js';
 
 let h: Harness;
 let double: OpenAiDouble;
 let schemaId: string;
 
-const STT = { stt_provider: 'openai', stt_model: 'whisper-1', diarization_llm_model: 'gpt-4o-mini' };
 const path = (id: string, action: string) => `/api/v1/call-imports/${id}/${action}`;
-const post = async (id: string, action: string, body: unknown) =>
-  h.request('POST', path(id, action), { headers: await h.as('MEMBER'), body });
-const rowsOf = (id: string) => h.db('call_import_rows').where('call_import_id', id).orderBy('source_row');
-const idsOf = async (id: string) => (await rowsOf(id)).map((r) => r.id as string);
+const idsOf = async (id: string) => (await rowsOf(h, id)).map((r) => r.id as string);
 const setStatus = (rowId: string, status: string | null) =>
   h.db('call_import_rows').where('id', rowId).update({ diarised_transcript_status: status });
 
@@ -51,13 +50,13 @@ afterAll(() => double.close());
 describe('POST /call-imports/:id/transcribe: validation', () => {
   it('requires the STT fields in stt_llm mode (the default) and refuses them in llm_only mode', async () => {
     const { id } = await importCsv(h, h, schemaId, callRows(1));
-    const missing = await post(id, 'transcribe', {});
+    const missing = await postAction(h, id, 'transcribe', {});
     expectProblem(missing, 422, 'validation_failed');
     expect(missing.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
       'body.stt_model',
       'body.stt_provider',
     ]);
-    const extra = await post(id, 'transcribe', {
+    const extra = await postAction(h, id, 'transcribe', {
       mode: 'llm_only',
       stt_model: 'whisper-1',
       stt_provider: null,
@@ -65,9 +64,9 @@ describe('POST /call-imports/:id/transcribe: validation', () => {
     expect(extra.body.errors).toEqual([
       { path: 'body.stt_model', message: 'Must be omitted or null in llm_only mode' },
     ]);
-    expectProblem(await post(id, 'transcribe', { mode: 'magic' }), 422, 'validation_failed');
+    expectProblem(await postAction(h, id, 'transcribe', { mode: 'magic' }), 422, 'validation_failed');
     expectProblem(
-      await post(id, 'transcribe', { mode: 'llm_only', row_ids: ['nope'] }),
+      await postAction(h, id, 'transcribe', { mode: 'llm_only', row_ids: ['nope'] }),
       422,
       'validation_failed',
     );
@@ -82,9 +81,13 @@ describe('POST /call-imports/:id/transcribe: validation', () => {
     });
     expectProblem(reply, 422, 'ai_provider_not_configured');
     const { id } = await importCsv(h, h, schemaId, callRows(1));
-    const stt = await post(id, 'transcribe', { ...STT, stt_provider: 'groq' });
+    const stt = await postAction(h, id, 'transcribe', { ...STT, stt_provider: 'groq' });
     expectProblem(stt, 422, 'ai_provider_not_configured');
-    expectProblem(await post(crypto.randomUUID(), 'transcribe', { mode: 'llm_only' }), 404, 'not_found');
+    expectProblem(
+      await postAction(h, crypto.randomUUID(), 'transcribe', { mode: 'llm_only' }),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -92,7 +95,7 @@ describe('POST /call-imports/:id/transcribe: set-based queueing', () => {
   it('queues eligible rows and counts every skipped row by reason', async () => {
     const { imp, ids } = await seedStates();
     const unknown = crypto.randomUUID();
-    const reply = await post(imp.id, 'transcribe', { ...STT, row_ids: [...ids, ids[0], unknown] });
+    const reply = await postAction(h, imp.id, 'transcribe', { ...STT, row_ids: [...ids, ids[0], unknown] });
     expect(reply.status).toBe(202);
     expect(reply.body).toEqual({
       queued: 3,
@@ -100,7 +103,7 @@ describe('POST /call-imports/:id/transcribe: set-based queueing', () => {
       skipped_reason_counts: { no_audio: 1, already_transcribed: 1, in_progress: 2, not_found: 1 },
       accepted: true,
     });
-    const rows = await rowsOf(imp.id);
+    const rows = await rowsOf(h, imp.id);
     expect(rows.map((r) => r.diarised_transcript_status)).toEqual([
       'pending',
       'pending',
@@ -122,7 +125,7 @@ describe('POST /call-imports/:id/transcribe: set-based queueing', () => {
 
   it('skips rows with a source transcript when only_missing, and re-queues completed ones when overwriting', async () => {
     const { imp, ids } = await seedStates();
-    const reply = await post(imp.id, 'transcribe', {
+    const reply = await postAction(h, imp.id, 'transcribe', {
       mode: 'llm_only',
       only_missing: true,
       overwrite_existing: true,
@@ -133,7 +136,7 @@ describe('POST /call-imports/:id/transcribe: set-based queueing', () => {
       skipped_reason_counts: { has_source_transcript: 1, no_audio: 1, in_progress: 2 },
       accepted: true,
     });
-    const rows = await rowsOf(imp.id);
+    const rows = await rowsOf(h, imp.id);
     expect(
       rows
         .filter((r) => r.diarised_transcript_status === 'pending')
@@ -145,15 +148,15 @@ describe('POST /call-imports/:id/transcribe: set-based queueing', () => {
 
   it('answers accepted=false when nothing is queued, and an empty row_ids list touches nothing', async () => {
     const { imp } = await seedStates();
-    await post(imp.id, 'transcribe', STT);
-    const again = await post(imp.id, 'transcribe', STT);
+    await postAction(h, imp.id, 'transcribe', STT);
+    const again = await postAction(h, imp.id, 'transcribe', STT);
     expect(again.body).toEqual({
       queued: 0,
       skipped_rows: 7,
       skipped_reason_counts: { in_progress: 5, no_audio: 1, already_transcribed: 1 },
       accepted: false,
     });
-    expect((await post(imp.id, 'transcribe', { ...STT, row_ids: [] })).body).toEqual({
+    expect((await postAction(h, imp.id, 'transcribe', { ...STT, row_ids: [] })).body).toEqual({
       queued: 0,
       skipped_rows: 0,
       skipped_reason_counts: {},
@@ -164,9 +167,9 @@ describe('POST /call-imports/:id/transcribe: set-based queueing', () => {
   it('keeps the completed/failed counters equal to the rows through every transition', async () => {
     const { imp, ids } = await seedStates();
     expect((await counters(imp.id)).stored).toEqual({ completed_rows: 1, failed_rows: 1 });
-    await post(imp.id, 'transcribe', { mode: 'llm_only', overwrite_existing: true });
+    await postAction(h, imp.id, 'transcribe', { mode: 'llm_only', overwrite_existing: true });
     expect((await counters(imp.id)).stored).toEqual({ completed_rows: 0, failed_rows: 0 });
-    await post(imp.id, 'cancel-diarisation', { row_ids: [ids[0], ids[1]] });
+    await postAction(h, imp.id, 'cancel-diarisation', { row_ids: [ids[0], ids[1]] });
     const after = await counters(imp.id);
     expect(after.stored).toEqual({ completed_rows: 0, failed_rows: 2 });
     expect(after.stored).toEqual(after.counted);
@@ -176,17 +179,17 @@ describe('POST /call-imports/:id/transcribe: set-based queueing', () => {
 describe('POST /call-imports/:id/cancel-diarisation', () => {
   it('cancels every pending and running row and skips the others', async () => {
     const { imp, ids } = await seedStates();
-    const reply = await post(imp.id, 'cancel-diarisation', {});
+    const reply = await postAction(h, imp.id, 'cancel-diarisation', {});
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ cancelled: 2, skipped: 5 });
-    const rows = await rowsOf(imp.id);
+    const rows = await rowsOf(h, imp.id);
     for (const row of [rows[4], rows[5]]) {
       expect(row).toMatchObject({ diarised_transcript_status: 'failed', lease_owner: null });
       expect(row.diarised_transcript_error).toMatchObject({ code: 'cancelled', provider: null, model: null });
     }
     expect(rows[3].diarised_transcript_status).toBe('completed');
     expect((await counters(imp.id)).stored).toEqual({ completed_rows: 1, failed_rows: 3 });
-    expect((await post(imp.id, 'cancel-diarisation', { row_ids: null })).body).toEqual({
+    expect((await postAction(h, imp.id, 'cancel-diarisation', { row_ids: null })).body).toEqual({
       cancelled: 0,
       skipped: 7,
     });
@@ -195,11 +198,11 @@ describe('POST /call-imports/:id/cancel-diarisation', () => {
 
   it('limits cancelling to the listed rows; unknown ids count as skipped', async () => {
     const { imp, ids } = await seedStates();
-    const reply = await post(imp.id, 'cancel-diarisation', {
+    const reply = await postAction(h, imp.id, 'cancel-diarisation', {
       row_ids: [ids[4], ids[3], crypto.randomUUID()],
     });
     expect(reply.body).toEqual({ cancelled: 1, skipped: 2 });
-    expect((await rowsOf(imp.id))[5].diarised_transcript_status).toBe('running');
-    expectProblem(await post(crypto.randomUUID(), 'cancel-diarisation', {}), 404, 'not_found');
+    expect((await rowsOf(h, imp.id))[5].diarised_transcript_status).toBe('running');
+    expectProblem(await postAction(h, crypto.randomUUID(), 'cancel-diarisation', {}), 404, 'not_found');
   });
 });

@@ -11,6 +11,7 @@ import {
 } from '../../../test/doubles/openai-compatible.js';
 import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
 import {
+  generateReport,
   judgeReply,
   type Mode,
   makeMetrics,
@@ -18,10 +19,7 @@ import {
   type SeededMetrics,
   seedEvaluation,
   seededCalls,
-  waitFor,
 } from './report-fixtures.js';
-
-const CLUSTERS = '/api/v1/evaluator-results/metric-clusters';
 
 let h: Harness;
 let headers: Headers;
@@ -73,19 +71,7 @@ const qualityReply = () =>
     ['Calendar outage', 'TOOL_GAP', 'Calendar integration', ['tool']],
   ]);
 
-const generate = async (body: Record<string, unknown>): Promise<MetricClustersReport> => {
-  const started = await h.request('POST', `${CLUSTERS}/generate`, { headers, body });
-  expect(started.status, JSON.stringify(started.body)).toBe(202);
-  const { max_llm_calls: _budget, ...scope } = body;
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(scope))
-    for (const v of [value].flat()) search.append(key, String(v));
-  return waitFor(
-    async () =>
-      MetricClustersReportSchema.parse((await h.request('GET', `${CLUSTERS}?${search}`, { headers })).body),
-    (report) => report.status === 'completed' || report.status === 'failed',
-  );
-};
+const generate = (body: Record<string, unknown>) => generateReport(h, headers, body);
 
 /** Every leaf path of a schema (`groups[].clusters[].label`, records as `*`). */
 const leafPaths = (schema: ZodTypeAny, path: string): string[] => {

@@ -4,17 +4,17 @@ import { expectProblem } from '../../../test/access-rules.js';
 import { type JudgeDouble, startJudgeDouble } from '../../../test/doubles/judge.js';
 import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
 import {
+  CLUSTERS,
+  generateReport,
   judgeReply,
   type Mode,
   makeMetrics,
   makeProvider,
   type SeededMetrics,
+  scopeQuery,
   seedEvaluation,
   seededCalls,
-  waitFor,
 } from './report-fixtures.js';
-
-const CLUSTERS = '/api/v1/evaluator-results/metric-clusters';
 
 let h: Harness;
 let headers: Headers;
@@ -44,24 +44,8 @@ beforeAll(async () => {
 });
 afterAll(() => judge.close());
 
-const query = (params: Record<string, string | string[]>) => {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) for (const v of [value].flat()) search.append(key, v);
-  return search.toString();
-};
-
-/** POSTs generate (202), then polls the scope's report until its run ends. */
-const generate = async (body: Record<string, unknown>): Promise<MetricClustersReport> => {
-  const started = await h.request('POST', `${CLUSTERS}/generate`, { headers: await h.as('MEMBER'), body });
-  expect(started.status, JSON.stringify(started.body)).toBe(202);
-  expect(started.body.status).toBe('running');
-  const { max_llm_calls: _budget, ...scope } = body;
-  const path = `${CLUSTERS}?${query(scope as Record<string, string | string[]>)}`;
-  return waitFor(
-    async () => MetricClustersReportSchema.parse((await h.request('GET', path, { headers })).body),
-    (report) => report.status === 'completed' || report.status === 'failed',
-  );
-};
+/** POSTs generate as a MEMBER and waits for the report. */
+const generate = async (body: Record<string, unknown>) => generateReport(h, await h.as('MEMBER'), body);
 
 const rowsOf = (mode: Mode) => [...modeOf].filter(([, m]) => m === mode).map(([id]) => id);
 const groupNamed = (report: MetricClustersReport, name: string) =>
@@ -178,7 +162,7 @@ describe('scopes', () => {
       job_id: seed.evaluationId,
     };
     const idle = MetricClustersReportSchema.parse(
-      (await h.request('GET', `${CLUSTERS}?${query(scoped)}`, { headers })).body,
+      (await h.request('GET', `${CLUSTERS}?${scopeQuery(scoped)}`, { headers })).body,
     );
     expect(idle.status).toBe('idle');
     expect(idle.generation_scope).toMatchObject({

@@ -1,3 +1,4 @@
+import { type MetricClustersReport, MetricClustersReportSchema } from '@voice-eval/contract';
 import { expect } from 'vitest';
 import type { JudgeCall } from '../../../test/doubles/judge.js';
 import type { Harness, Headers } from '../../../test/harness.js';
@@ -34,6 +35,35 @@ export const waitFor = async <T>(
   }
   if (!done(value)) throw new Error(`condition not reached: ${JSON.stringify(value).slice(0, 500)}`);
   return value;
+};
+
+export const CLUSTERS = '/api/v1/evaluator-results/metric-clusters';
+
+/** A report scope as a query string (array values repeat their key). */
+export const scopeQuery = (scope: Record<string, unknown>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(scope))
+    for (const v of [value].flat()) search.append(key, String(v));
+  return search.toString();
+};
+
+/** POSTs generate (202, `running`), then polls the scope's report until its run ends. */
+export const generateReport = async (
+  h: Harness,
+  headers: Headers,
+  body: Record<string, unknown>,
+): Promise<MetricClustersReport> => {
+  const started = await h.request('POST', `${CLUSTERS}/generate`, { headers, body });
+  expect(started.status, JSON.stringify(started.body)).toBe(202);
+  expect(started.body.status).toBe('running');
+  const { max_llm_calls: _budget, ...scope } = body;
+  return waitFor(
+    async () =>
+      MetricClustersReportSchema.parse(
+        (await h.request('GET', `${CLUSTERS}?${scopeQuery(scope)}`, { headers })).body,
+      ),
+    (report) => report.status === 'completed' || report.status === 'failed',
+  );
 };
 
 /** Failure modes of the seeded calls: the judge's rationales, and what the agent said. */
