@@ -32,7 +32,7 @@ export const insertDiarisation = async (
 
 /** Removes a diarisation request that queued no row. */
 export const deleteDiarisation = async (db: Knex, id: string): Promise<void> => {
-  await db('call_import_diarisations').where({ id }).delete().returning('id');
+  await db('call_import_diarisations').where({ id }).delete();
 };
 
 export const findDiarisationContext = (db: Knex, id: string): Promise<DiarisationContext | undefined> =>

@@ -130,7 +130,6 @@ export const tagsOfImports = (db: Knex, importIds: readonly string[]) =>
 export const deleteImport = async (db: Knex, scope: Scope, id: string): Promise<boolean> => {
   const deleted = await db('call_imports')
     .where({ organization_id: scope.organizationId, workspace_id: scope.workspaceId, id })
-    .delete()
-    .returning('id');
-  return deleted.length > 0;
+    .delete();
+  return deleted > 0;
 };

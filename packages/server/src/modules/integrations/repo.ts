@@ -63,9 +63,9 @@ export const updateIntegration = async (
   return row as IntegrationRow | undefined;
 };
 
-/** The deleted ids (empty when none matched); knex-pglite does not report delete counts as numbers. */
-export const deleteIntegration = (db: Knex, organizationId: string, id: string) =>
-  table(db).where({ organization_id: organizationId, id }).delete().returning('id');
+/** Deletes an integration of the organization; how many rows went (0 or 1). */
+export const deleteIntegration = (db: Knex, organizationId: string, id: string): Promise<number> =>
+  table(db).where({ organization_id: organizationId, id }).delete();
 
 /** Clears the default flag of the organization's integrations of one platform. */
 export const clearDefault = (db: Knex, organizationId: string, platform: string) =>

@@ -116,7 +116,7 @@ export const updateIntegration = async (
 /** Deletes an integration and its sealed secret. */
 export const deleteIntegration = async (deps: Deps, ctx: RequestContext, id: string): Promise<void> => {
   const deleted = await repo.deleteIntegration(deps.db, ctx.organizationId, id);
-  if (deleted.length === 0) throw notFound('Integration');
+  if (deleted === 0) throw notFound('Integration');
 };
 
 /**

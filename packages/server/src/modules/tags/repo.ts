@@ -27,16 +27,12 @@ export const insertTag = async (db: Knex, row: Omit<TagRow, 'id' | 'created_at' 
   return created!;
 };
 
-/**
- * Deletes a tag of the workspace; whether it existed. (`returning` because knex-pglite answers a
- * bare delete with its raw result instead of a row count.)
- */
+/** Deletes a tag of the workspace; whether it existed. */
 export const deleteTag = async (db: Knex, scope: Scope, id: string): Promise<boolean> => {
   const deleted = await db('tags')
     .where({ organization_id: scope.organizationId, workspace_id: scope.workspaceId, id })
-    .delete()
-    .returning('id');
-  return deleted.length > 0;
+    .delete();
+  return deleted > 0;
 };
 
 /** The tags of the workspace among these ids. */

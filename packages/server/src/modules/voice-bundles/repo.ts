@@ -91,13 +91,12 @@ export const updateBundle = async (db: Knex, scope: Scope, id: string, patch: Pa
   return row as VoiceBundleRow | undefined;
 };
 
-/** Deletes a bundle of the workspace; whether it existed (`returning`: knex-pglite gives no row count). */
+/** Deletes a bundle of the workspace; whether it existed. */
 export const deleteBundle = async (db: Knex, scope: Scope, id: string): Promise<boolean> => {
   const deleted = await db('voice_bundles')
     .where({ organization_id: scope.organizationId, workspace_id: scope.workspaceId, id })
-    .delete()
-    .returning('id');
-  return deleted.length > 0;
+    .delete();
+  return deleted > 0;
 };
 
 /** How many agents (the agents module's table, whose `voice_bundle_id` has no foreign key) use the bundle. */
