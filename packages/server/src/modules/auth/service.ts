@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { AuthConfig, LoginBody, Me, Session, SignupBody, SwitchOrgBody } from '@voice-eval/contract';
+import type {
+  AuthConfig,
+  LoginBody,
+  Me,
+  Role,
+  Session,
+  SignupBody,
+  SwitchOrgBody,
+  User,
+} from '@voice-eval/contract';
 import type { Knex } from 'knex';
 import type { RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
@@ -24,6 +33,19 @@ const splitName = (name: string) => {
   const [first = '', ...rest] = name.trim().split(/\s+/);
   return { first_name: first, last_name: rest.join(' ') };
 };
+
+/** A user row as the wire's User, acting in `organizationId` with `role`. */
+const toUser = (user: repo.UserRow, organizationId: string, role: Role): User => ({
+  id: user.id,
+  email: user.email,
+  name: user.name,
+  first_name: user.first_name,
+  last_name: user.last_name,
+  organization_id: organizationId,
+  role,
+  has_password: user.password_hash !== null,
+  email_is_placeholder: user.email_is_placeholder,
+});
 
 /** Issues an access token and a refresh token (a new family unless one is given) for one membership. */
 export const issueSession = async (
@@ -53,17 +75,7 @@ export const issueSession = async (
     refresh_token: refreshToken,
     token_type: 'Bearer',
     expires_in: ttl,
-    user: {
-      id: user.id,
-      email: user.email,
-      name: user.name,
-      first_name: user.first_name,
-      last_name: user.last_name,
-      organization_id: membership.organization_id,
-      role: membership.role,
-      has_password: user.password_hash !== null,
-      email_is_placeholder: user.email_is_placeholder,
-    },
+    user: toUser(user, membership.organization_id, membership.role),
   };
 };
 
@@ -174,17 +186,7 @@ export const me = async (deps: Deps, ctx: RequestContext): Promise<Me> => {
     ...base,
     principal_type: 'user',
     api_key: null,
-    user: {
-      id: user.id,
-      email: user.email,
-      name: user.name,
-      first_name: user.first_name,
-      last_name: user.last_name,
-      organization_id: ctx.organizationId,
-      role: ctx.role,
-      has_password: user.password_hash !== null,
-      email_is_placeholder: user.email_is_placeholder,
-    },
+    user: toUser(user, ctx.organizationId, ctx.role),
     memberships: memberships.map((m) => ({
       organization_id: m.organization_id,
       organization_name: m.organization_name,
