@@ -13,6 +13,9 @@
  *   diarised into agent/user turns (`diarised_transcript_status`).
  * - Evaluation (job): the scoring of an import's rows with a set of metrics by an LLM judge.
  * - Evaluator: an agent + scenario + persona (+ metrics) to test; a suite groups evaluators.
+ * - Suite run: simulated calls of a suite's combinations to its agent (a persona model plays the
+ *   caller), written as a `simulation` call import and scored by an evaluation; `compare` tests a
+ *   drop against a baseline run for significance.
  * - Metric clusters: groups of flagged evaluation rows by root cause, per metric.
  * - Problem: the RFC 9457 error body of every non-2xx response.
  */
@@ -33,6 +36,7 @@ import { invitations } from './routes/invitations.js';
 import { metrics } from './routes/metrics.js';
 import { personas } from './routes/personas.js';
 import { scenarios } from './routes/scenarios.js';
+import { suiteRuns } from './routes/suite-runs.js';
 import { tags } from './routes/tags.js';
 import { voiceBundles } from './routes/voice-bundles.js';
 import { workspaces } from './routes/workspaces.js';
@@ -60,6 +64,7 @@ const areas: {
   personas: typeof personas;
   evaluators: typeof evaluators;
   evaluatorSuites: typeof evaluatorSuites;
+  suiteRuns: typeof suiteRuns;
 } = {
   auth,
   workspaces,
@@ -79,6 +84,7 @@ const areas: {
   personas,
   evaluators,
   evaluatorSuites,
+  suiteRuns,
 };
 
 const options = { baseHeaders: BaseHeadersSchema, commonResponses, strictStatusCodes: true } as const;
@@ -92,6 +98,7 @@ export type Contract = typeof contract;
 
 export * from './common.js';
 export * from './resources/agent.js';
+export * from './resources/agent-connection.js';
 export * from './resources/ai-provider.js';
 export * from './resources/auth.js';
 export * from './resources/call-import.js';
@@ -107,6 +114,7 @@ export * from './resources/metric.js';
 export * from './resources/metric-clusters.js';
 export * from './resources/persona.js';
 export * from './resources/scenario.js';
+export * from './resources/suite-run.js';
 export * from './resources/tag.js';
 export * from './resources/voice-bundle.js';
 export * from './resources/workspace.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp, Uuid } from '../common.js';
+import { AgentConnectionSchema, AgentConnectionWriteSchema } from './agent-connection.js';
 
 /** Who starts the call: the agent answers (`inbound`) or places it (`outbound`). */
 export const AGENT_CALL_TYPES = ['inbound', 'outbound'] as const;
@@ -24,6 +25,8 @@ export const AgentSchema = z.object({
   phone_number: z.string().nullable(),
   /** The voice bundle the agent runs on, when it is built on one. */
   voice_bundle_id: Uuid.nullable(),
+  /** How simulated calls reach the agent; null until one is set (runs need it). */
+  connection: AgentConnectionSchema.nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
   created_by: z.string(),
@@ -37,6 +40,8 @@ const writableFields = {
   call_medium: AgentCallMediumSchema,
   phone_number: z.string().trim().min(1).max(255).nullable(),
   voice_bundle_id: Uuid.nullable(),
+  /** Secrets in it are write-only (stored encrypted); null removes the connection. */
+  connection: AgentConnectionWriteSchema.nullable(),
 };
 
 /** Create an agent: `name`, `call_type` and `call_medium` required. */

@@ -13,12 +13,18 @@ export const CALL_IMPORT_STATUSES = ['pending', 'processing', 'completed', 'fail
 export const CallImportStatusSchema = z.enum(CALL_IMPORT_STATUSES);
 export type CallImportStatus = z.infer<typeof CallImportStatusSchema>;
 
-/** The kind of source an import was made from: a CSV or XLSX manifest, or uploaded audio files. */
-export const CALL_IMPORT_SOURCE_FORMATS = ['csv', 'xlsx', 'audio'] as const;
+/**
+ * The kind of source an import was made from: a CSV or XLSX manifest, uploaded audio files, or
+ * the simulated calls of a suite run (`simulation`).
+ */
+export const CALL_IMPORT_SOURCE_FORMATS = ['csv', 'xlsx', 'audio', 'simulation'] as const;
 export const CallImportSourceFormatSchema = z.enum(CALL_IMPORT_SOURCE_FORMATS);
 
-/** The list filter: `audio` (manual recordings) or `non_audio` (CSV, Excel or legacy imports). */
-export const CALL_IMPORT_SOURCE_FORMAT_FILTERS = ['audio', 'non_audio'] as const;
+/**
+ * The list filter: `audio` (manual recordings), `non_audio` (CSV, Excel or legacy imports), or
+ * `simulation` (suite runs).
+ */
+export const CALL_IMPORT_SOURCE_FORMAT_FILTERS = ['audio', 'non_audio', 'simulation'] as const;
 
 /**
  * Why a source row produced no call-import row: `invalid_value` is a cell that does not read as its

@@ -58,6 +58,12 @@ export const EvaluatorSuiteSchema = z.object({
   /** Index into `combinations` of the next one a round-robin run picks. */
   round_robin_index: z.number().int().min(0),
   is_active: z.boolean(),
+  /** A cron expression (5 fields, UTC) on which runs start by themselves; null when none. */
+  schedule: z.string().nullable(),
+  /** Whether `schedule` starts runs; a suite keeps its schedule while this is false. */
+  schedule_enabled: z.boolean(),
+  /** When the schedule next starts a run; null without an enabled schedule. */
+  next_run_at: Timestamp.nullable(),
   /** Number of suites (this one included) of the same agent. */
   agent_suite_count: z.number().int().min(0),
   combination_count: z.number().int().min(0),
@@ -85,6 +91,9 @@ const writableFields = {
   tags: z.array(z.string().trim().min(1).max(100)).max(50),
   default_runs_per_combination: z.number().int().min(1).max(100),
   is_active: z.boolean(),
+  /** Cron expression, 5 fields (minute hour day-of-month month day-of-week), evaluated in UTC. */
+  schedule: z.string().trim().min(9).max(120).nullable(),
+  schedule_enabled: z.boolean(),
 };
 
 /**
@@ -103,6 +112,8 @@ export const EvaluatorSuiteCreateBodySchema = z.object({
   tags: writableFields.tags.optional(),
   default_runs_per_combination: writableFields.default_runs_per_combination.default(1),
   is_active: z.boolean().optional(),
+  schedule: writableFields.schedule.optional(),
+  schedule_enabled: z.boolean().optional(),
 });
 export type EvaluatorSuiteCreateBody = z.infer<typeof EvaluatorSuiteCreateBodySchema>;
 

@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { IdParam, PageQuerySchema, pageOf } from '../common.js';
+import { EmptyBodySchema, IdParam, PageQuerySchema, pageOf } from '../common.js';
+import { AgentTestResultSchema } from '../resources/agent-connection.js';
 import {
   AgentCreateBodySchema,
   AgentListQuerySchema,
@@ -40,6 +41,14 @@ export const agents = c.router({
     body: AgentUpdateBodySchema,
     responses: { 200: AgentSchema },
     summary: 'Update an agent',
+  },
+  test: {
+    method: 'POST',
+    path: '/api/v1/agents/:agent_id/test',
+    pathParams: agentId,
+    body: EmptyBodySchema,
+    responses: { 200: AgentTestResultSchema },
+    summary: 'Test the agent connection with one greeting round trip (a failure is reported in the body)',
   },
   delete: {
     method: 'DELETE',

@@ -12,6 +12,7 @@ import * as m20261121000202 from './migrations/20261121000202_create_evaluators_
 import * as m20261121000300 from './migrations/20261121000300_create_call_imports.js';
 import * as m20261121000400 from './migrations/20261121000400_create_evaluations.js';
 import * as m20261121000500 from './migrations/20261121000500_create_metric_cluster_reports.js';
+import * as m20261125000100 from './migrations/20261125000100_create_suite_runs.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261121000300_create_call_imports': m20261121000300,
   '20261121000400_create_evaluations': m20261121000400,
   '20261121000500_create_metric_cluster_reports': m20261121000500,
+  '20261125000100_create_suite_runs': m20261125000100,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -13,6 +13,8 @@ export {
 } from './judge-score.v1.js';
 export type { MetricGenerateVars, MetricSuggestion } from './metric-generate.v1.js';
 export { MetricSuggestionSchema, metricGenerateV1, PROMPT_METRIC_TYPES } from './metric-generate.v1.js';
+export type { PersonaCallerVars, PersonaTurn } from './persona-caller.v1.js';
+export { PersonaTurnSchema, personaCallerV1 } from './persona-caller.v1.js';
 export type { PromptTemplate, PromptTurn, RenderedPrompt } from './prompt-template.js';
 export { delimit, formatTurns, renderPrompt } from './prompt-template.js';
 export type { EnrichedRubric, RubricEnrichVars } from './rubric-enrich.v1.js';

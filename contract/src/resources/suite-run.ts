@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import { Timestamp, Uuid } from '../common.js';
+import { AGENT_ERROR_CODES } from './agent-connection.js';
+
+/**
+ * Lifecycle of a suite run: `pending` (calls queued) -> `running` (calls in progress) ->
+ * `evaluating` (every call ended; the suite's metrics score the transcripts) -> `completed`.
+ * `failed` when no call could be held or scoring could not run; `cancelled` from any state
+ * before `completed`.
+ */
+export const SUITE_RUN_STATUSES = ['pending', 'running', 'evaluating', 'completed', 'failed', 'cancelled'] as const;
+export const SuiteRunStatusSchema = z.enum(SUITE_RUN_STATUSES);
+export type SuiteRunStatus = z.infer<typeof SuiteRunStatusSchema>;
+
+/** What started a run: an API call (SDK, CLI) or the suite's schedule. */
+export const SUITE_RUN_TRIGGERS = ['api', 'schedule'] as const;
+
+/** Lifecycle of one simulated call: `pending` -> `running` -> `completed` | `failed`; `cancelled` from either. */
+export const SUITE_RUN_CALL_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
+export const SuiteRunCallStatusSchema = z.enum(SUITE_RUN_CALL_STATUSES);
+export type SuiteRunCallStatus = z.infer<typeof SuiteRunCallStatusSchema>;
+
+/**
+ * How a completed call ended: the agent hung up (`end_call` from the agent), the simulated caller
+ * did, or the persona's `max_turns` was reached (not an error).
+ */
+export const SUITE_RUN_CALL_END_REASONS = ['agent_ended', 'caller_ended', 'max_turns_reached'] as const;
+
+/** Why a call failed: the agent's errors, the persona model's, a cancel, or leases lost too often. */
+export const SUITE_RUN_CALL_ERROR_CODES = [
+  ...AGENT_ERROR_CODES,
+  'persona_model_error',
+  'cancelled',
+  'attempts_exhausted',
+] as const;
+
+/** A typed call error: an expected outcome recorded on the call, not an HTTP error. */
+export const SuiteRunCallErrorSchema = z.object({
+  code: z.enum(SUITE_RUN_CALL_ERROR_CODES),
+  message: z.string(),
+  at: Timestamp,
+});
+export type SuiteRunCallError = z.infer<typeof SuiteRunCallErrorSchema>;
+
+const Count = z.number().int().min(0);
+const Rate = z.number().min(0).max(1);
+
+/** One metric over a run's scored calls. `pass_rate` is null when no call was scored on it. */
+export const SuiteRunMetricSummarySchema = z.object({
+  metric_id: Uuid,
+  metric_name: z.string(),
+  scored: Count,
+  passed: Count,
+  flagged: Count,
+  pass_rate: Rate.nullable(),
+});
+export type SuiteRunMetricSummary = z.infer<typeof SuiteRunMetricSummarySchema>;
+
+/** One persona x scenario combination over a run. A call passes when none of its results is flagged. */
+export const SuiteRunCombinationSummarySchema = z.object({
+  combination_id: Uuid,
+  persona_id: Uuid,
+  persona_name: z.string(),
+  scenario_id: Uuid,
+  scenario_name: z.string(),
+  calls: Count,
+  calls_completed: Count,
+  calls_failed: Count,
+  /** Calls scored with at least one flagged result. */
+  flagged_calls: Count,
+  pass_rate: Rate.nullable(),
+});
+export type SuiteRunCombinationSummary = z.infer<typeof SuiteRunCombinationSummarySchema>;
+
+/** A run of an evaluator suite: simulated calls to the agent, scored with the suite's metrics. */
+export const SuiteRunSchema = z.object({
+  id: Uuid,
+  organization_id: Uuid,
+  workspace_id: Uuid,
+  suite_id: Uuid,
+  suite_name: z.string(),
+  agent_id: Uuid,
+  status: SuiteRunStatusSchema,
+  trigger: z.enum(SUITE_RUN_TRIGGERS),
+  runs_per_combination: z.number().int().min(1),
+  /** The combinations run, in the order their calls were queued. */
+  combination_ids: z.array(Uuid),
+  /** The run `compare` uses by default; null: the previous completed run of the suite. */
+  baseline_run_id: Uuid.nullable(),
+  calls_total: Count,
+  calls_pending: Count,
+  calls_running: Count,
+  calls_completed: Count,
+  calls_failed: Count,
+  calls_cancelled: Count,
+  /** The import (`source_format: simulation`) whose rows hold the calls' transcripts. */
+  call_import_id: Uuid,
+  /** The evaluation scoring the calls; null until every call has ended. */
+  evaluation_id: Uuid.nullable(),
+  /** Share of scored calls with no flagged result; null until scored. */
+  pass_rate: Rate.nullable(),
+  metric_summary: z.array(SuiteRunMetricSummarySchema),
+  combination_summary: z.array(SuiteRunCombinationSummarySchema),
+  error_message: z.string().nullable(),
+  started_at: Timestamp.nullable(),
+  finished_at: Timestamp.nullable(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  created_by: z.string(),
+});
+export type SuiteRun = z.infer<typeof SuiteRunSchema>;
+
+/**
+ * Start a run (all fields optional). Without `combination_ids` or `calls`, every combination runs.
+ * `calls` takes the next N combinations round-robin from the suite's `round_robin_index`, which
+ * advances by N; `combination_ids` picks a subset instead (not both). Each chosen combination is
+ * called `runs_per_combination` times (default: the suite's `default_runs_per_combination`).
+ */
+export const SuiteRunCreateBodySchema = z
+  .object({
+    runs_per_combination: z.number().int().min(1).max(100).optional(),
+    combination_ids: z.array(Uuid).min(1).max(1000).optional(),
+    calls: z.number().int().min(1).max(1000).optional(),
+    baseline_run_id: Uuid.optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.calls !== undefined && body.combination_ids !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['calls'], message: 'Give calls or combination_ids, not both' });
+    }
+  });
+export type SuiteRunCreateBody = z.input<typeof SuiteRunCreateBodySchema>;
+
+export const SuiteRunListQuerySchema = z.object({
+  suite_id: Uuid.optional(),
+  agent_id: Uuid.optional(),
+  status: SuiteRunStatusSchema.optional(),
+});
+
+/** Agent latency of a call, from the end of a caller turn to the agent's answer, in milliseconds. */
+export const AgentLatencySchema = z.object({ p50_ms: Count, p95_ms: Count, max_ms: Count });
+
+/** One simulated call of a run. Its transcript is the `call_import_row_id` row of the run's import. */
+export const SuiteRunCallSchema = z.object({
+  id: Uuid,
+  run_id: Uuid,
+  combination_id: Uuid,
+  persona_id: Uuid,
+  scenario_id: Uuid,
+  /** 1-based repetition of the combination within the run. */
+  repetition: z.number().int().min(1),
+  conversation_id: z.string(),
+  call_import_row_id: Uuid,
+  status: SuiteRunCallStatusSchema,
+  end_reason: z.enum(SUITE_RUN_CALL_END_REASONS).nullable(),
+  error: SuiteRunCallErrorSchema.nullable(),
+  /** Seed of the conversation: sent to the persona model and the agent, so a call can be replayed. */
+  seed: z.number().int().min(0),
+  /** Turns spoken, agent's and caller's. */
+  turns: Count,
+  agent_latency: AgentLatencySchema.nullable(),
+  attempts: Count,
+  started_at: Timestamp.nullable(),
+  completed_at: Timestamp.nullable(),
+});
+export type SuiteRunCall = z.infer<typeof SuiteRunCallSchema>;
+
+export const SuiteRunCallListQuerySchema = z.object({ status: SuiteRunCallStatusSchema.optional() });
+
+export const SuiteRunCompareQuerySchema = z.object({
+  /** The run to compare with; default: the suite's previous completed run. */
+  baseline_run_id: Uuid.optional(),
+});
+
+/** Pass rate of a metric in one run with its 95% Wilson score interval. */
+export const PassRateSchema = z.object({
+  scored: Count,
+  passed: Count,
+  pass_rate: Rate.nullable(),
+  ci_low: Rate.nullable(),
+  ci_high: Rate.nullable(),
+});
+
+/**
+ * One metric now vs the baseline. `p_value` is the two-sided Fisher exact test on the 2x2 table
+ * (passed/flagged x run/baseline); `significant` when it is below `significance_level`;
+ * `regression` when significant and the pass rate dropped.
+ */
+export const MetricComparisonSchema = z.object({
+  metric_id: Uuid,
+  metric_name: z.string(),
+  current: PassRateSchema,
+  baseline: PassRateSchema.nullable(),
+  delta: z.number().min(-1).max(1).nullable(),
+  p_value: z.number().min(0).max(1).nullable(),
+  significant: z.boolean(),
+  regression: z.boolean(),
+});
+
+/** A call that regressed: flagged now on a metric its combination passed on in every baseline call. */
+export const RegressedCallSchema = z.object({
+  conversation_id: z.string(),
+  call_import_row_id: Uuid,
+  metric_ids: z.array(Uuid),
+});
+
+export const CombinationComparisonSchema = z.object({
+  combination_id: Uuid,
+  persona_name: z.string(),
+  scenario_name: z.string(),
+  regressed_calls: z.array(RegressedCallSchema),
+});
+
+/** A completed run compared with a baseline run of the same suite. */
+export const SuiteRunComparisonSchema = z.object({
+  run_id: Uuid,
+  /** Null when the suite has no earlier completed run: nothing to compare with. */
+  baseline_run_id: Uuid.nullable(),
+  significance_level: z.number(),
+  /** Current pass rate (see SuiteRun) and the baseline's. */
+  pass_rate: Rate.nullable(),
+  baseline_pass_rate: Rate.nullable(),
+  metrics: z.array(MetricComparisonSchema),
+  /** Combinations with at least one regressed call. */
+  combinations: z.array(CombinationComparisonSchema),
+  /** True when any metric's drop is significant. */
+  regressed: z.boolean(),
+});
+export type SuiteRunComparison = z.infer<typeof SuiteRunComparisonSchema>;
