@@ -15,6 +15,7 @@ import { Invitations } from './resources/invitations.js';
 import { Metrics } from './resources/metrics.js';
 import { Personas } from './resources/personas.js';
 import { Scenarios } from './resources/scenarios.js';
+import { SuiteRuns } from './resources/suite-runs.js';
 import { Tags } from './resources/tags.js';
 import { VoiceBundles } from './resources/voice-bundles.js';
 import { Workspaces } from './resources/workspaces.js';
@@ -62,6 +63,7 @@ export class VoiceEval extends ApiClient {
   readonly personas: Personas = new Personas(this);
   readonly evaluators: Evaluators = new Evaluators(this);
   readonly evaluatorSuites: EvaluatorSuites = new EvaluatorSuites(this);
+  readonly suiteRuns: SuiteRuns = new SuiteRuns(this);
 
   constructor(options: ClientOptions = {}) {
     const { [SHARED_AUTH]: sharedAuth, ...rest } = options as InternalOptions;

@@ -9,7 +9,12 @@ export type {
   Agent,
   AgentCallMedium,
   AgentCallType,
+  AgentConnection,
+  AgentConnectionKind,
+  AgentConnectionWrite,
   AgentCreateBody,
+  AgentErrorCode,
+  AgentTestResult,
   AgentUpdateBody,
   AIProvider,
   AIProviderCreateBody,
@@ -88,6 +93,15 @@ export type {
   Session,
   SignupBody,
   SsoProvider,
+  SuiteRun,
+  SuiteRunCall,
+  SuiteRunCallError,
+  SuiteRunCallStatus,
+  SuiteRunCombinationSummary,
+  SuiteRunComparison,
+  SuiteRunCreateBody,
+  SuiteRunMetricSummary,
+  SuiteRunStatus,
   SwitchOrgBody,
   Tag,
   TagCreateBody,
@@ -137,3 +151,4 @@ export type {
 export { type FileData, type NamedFile, toFile, type Uploadable } from './core/uploads.js';
 export type { CallImportCreateParams, TranscriptionProgress } from './resources/call-imports.js';
 export { TERMINAL_EVALUATION_STATUSES } from './resources/evaluations.js';
+export { type SuiteRunWaitOptions, TERMINAL_SUITE_RUN_STATUSES } from './resources/suite-runs.js';

@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type Agent,
+  type AgentTestResult,
   type ApiError,
   type ApiPromise,
   type CallImportDetail,
@@ -10,6 +11,9 @@ import {
   type RateLimitError,
   type RequestBody,
   type ResponseBody,
+  type SuiteRun,
+  type SuiteRunCall,
+  type SuiteRunComparison,
   VoiceEval,
 } from '../src/index.js';
 import { createVoiceEvalMocks } from '../src/msw/index.js';
@@ -44,6 +48,23 @@ describe('client types', () => {
     client.callImports.transcribe('id', { mode: 'llm_only' });
   });
 
+  it('suite runs and agent tests are typed from the contract', () => {
+    expectTypeOf(client.suiteRuns.create('suite')).resolves.toEqualTypeOf<SuiteRun>();
+    expectTypeOf(client.suiteRuns.create('suite', { calls: 3 })).resolves.toEqualTypeOf<SuiteRun>();
+    expectTypeOf(client.suiteRuns.waitFor('run')).toEqualTypeOf<Promise<SuiteRun>>();
+    expectTypeOf(client.suiteRuns.listCalls('run')).toEqualTypeOf<PagePromise<SuiteRunCall>>();
+    expectTypeOf(client.suiteRuns.list()).toEqualTypeOf<PagePromise<SuiteRun>>();
+    expectTypeOf(
+      client.suiteRuns.compare('run', { baseline_run_id: 'b' }),
+    ).resolves.toEqualTypeOf<SuiteRunComparison>();
+    expectTypeOf(client.agents.test('agent')).resolves.toEqualTypeOf<AgentTestResult>();
+    client.suiteRuns.waitFor('run', { onProgress: (run) => expectTypeOf(run).toEqualTypeOf<SuiteRun>() });
+    // @ts-expect-error unknown run status filter
+    client.suiteRuns.list({ status: 'paused' });
+    // @ts-expect-error calls is a number
+    client.suiteRuns.create('suite', { calls: '3' });
+  });
+
   it('withResponse exposes the response and request id', () => {
     expectTypeOf(client.tags.list().withResponse()).resolves.toMatchTypeOf<{
       data: Page<{ id: string; name: string }>;
@@ -74,5 +95,13 @@ describe('mock types', () => {
     // @ts-expect-error an unknown error code
     mocks.mocks.metrics.get.error(404, { code: 'gone' });
     mocks.mocks.metrics.delete();
+    const run = mocks.fixtures.suiteRun();
+    mocks.mocks.suiteRuns.create(() => ({ status: 202, body: run }));
+    // @ts-expect-error suiteRuns.create answers 202, not 201
+    mocks.mocks.suiteRuns.create(() => ({ status: 201, body: run }));
+    mocks.mocks.suiteRuns.compare(mocks.fixtures.suiteRunComparison({ regressed: true }));
+    // @ts-expect-error a comparison is not a run
+    mocks.mocks.suiteRuns.compare(() => ({ status: 200, body: run }));
+    mocks.mocks.suiteRuns.cancel.error(409);
   });
 });

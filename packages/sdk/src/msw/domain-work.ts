@@ -106,6 +106,16 @@ const scopeKey = (query: Record<string, unknown>) => JSON.stringify(Object.entri
 /** Routes that start or track background work, uploads and other actions with side effects. */
 export const workImpls: Record<string, RouteImpl> = {
   'callImports.create': createCallImport,
+  'callImports.list': (req, env) => {
+    // `non_audio` means CSV, XLSX and legacy imports (no format): neither audio nor simulation.
+    const { source_format: wanted, ...query } = req.query;
+    const rows = env.db.callImports.all(req.workspaceId).filter((row) => {
+      if (wanted === undefined) return true;
+      if (wanted !== 'non_audio') return row.source_format === wanted;
+      return row.source_format !== 'audio' && row.source_format !== 'simulation';
+    });
+    return paginate(filterRows(rows, query), req.query);
+  },
   'callImports.get': (req, env) => {
     const found = env.db.callImports.get(idOf(req), req.workspaceId);
     if (!found) return notFound('Call import');

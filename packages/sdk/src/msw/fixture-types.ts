@@ -1,5 +1,6 @@
 import type {
   Agent,
+  AgentTestResult,
   AIProvider,
   AIProviderTestResult,
   ApiKey,
@@ -22,6 +23,9 @@ import type {
   Persona,
   Scenario,
   Session,
+  SuiteRun,
+  SuiteRunCall,
+  SuiteRunComparison,
   Tag,
   TranscribeResult,
   User,
@@ -64,10 +68,14 @@ export interface Fixtures {
   aiProviderTestResult: Fixture<AIProviderTestResult>;
   integration: Fixture<Integration>;
   agent: Fixture<Agent>;
+  agentTestResult: Fixture<AgentTestResult>;
   scenario: Fixture<Scenario>;
   persona: Fixture<Persona>;
   evaluator: Fixture<Evaluator>;
   evaluatorSuite: Fixture<EvaluatorSuite>;
+  suiteRun: Fixture<SuiteRun>;
+  suiteRunCall: Fixture<SuiteRunCall>;
+  suiteRunComparison: Fixture<SuiteRunComparison>;
   metricClustersReport: Fixture<MetricClustersReport>;
   transcribeResult: Fixture<TranscribeResult>;
 }

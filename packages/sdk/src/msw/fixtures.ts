@@ -37,6 +37,7 @@ import {
   MOCK_WORKSPACE_ID,
 } from './fixture-types.js';
 import { type Sequence, sample } from './sample.js';
+import { createSimulationFixtures } from './simulation-fixtures.js';
 
 // Curried so the schema fixes `S` before the defaults are checked (keeps their literal types).
 const define =
@@ -203,6 +204,7 @@ export const createFixtures = (seq: Sequence): Fixtures => {
       call_type: 'inbound',
       call_medium: 'phone',
       phone_number: '+15555550100',
+      connection: null,
       created_by: MOCK_USER_ID,
     })),
     scenario: fixture(ScenarioSchema)((n) => ({
@@ -232,6 +234,9 @@ export const createFixtures = (seq: Sequence): Fixtures => {
       agent_name: 'Agent',
       persona_name: 'Persona',
       is_active: true,
+      schedule: null,
+      schedule_enabled: false,
+      next_run_at: null,
       created_by: MOCK_USER_ID,
     })),
     metricClustersReport: fixture(MetricClustersReportSchema)(() => ({
@@ -239,5 +244,6 @@ export const createFixtures = (seq: Sequence): Fixtures => {
       progress: { phase: 'done', completed_steps: 1, total_steps: 1 },
     })),
     transcribeResult: fixture(TranscribeResultSchema)(() => ({})),
+    ...createSimulationFixtures(fixture),
   };
 };

@@ -10,6 +10,7 @@
 import type { HttpHandler } from 'msw';
 import { crudImpl } from './crud.js';
 import { authImpls } from './domain-auth.js';
+import { simulationImpls } from './domain-simulation.js';
 import { workImpls } from './domain-work.js';
 import type { MockEnv, RouteImpl } from './env.js';
 import { type Fixtures, MOCK_WORKSPACE_ID } from './fixture-types.js';
@@ -59,7 +60,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     requestId,
     generatedClusterScopes: new Set(),
   };
-  const impls: Record<string, RouteImpl> = { ...authImpls, ...workImpls };
+  const impls: Record<string, RouteImpl> = { ...authImpls, ...workImpls, ...simulationImpls };
 
   const handlers = ROUTES.map(({ area, name, route }) => {
     const label = `${area}.${name}`;

@@ -14,6 +14,8 @@ import type {
   Metric,
   Persona,
   Scenario,
+  SuiteRun,
+  SuiteRunCall,
   Tag,
   VoiceBundle,
   Workspace,
@@ -117,6 +119,9 @@ export interface MockDb {
   personas: Collection<Persona>;
   evaluators: Collection<Evaluator>;
   evaluatorSuites: Collection<EvaluatorSuite>;
+  suiteRuns: Collection<SuiteRun>;
+  /** Simulated calls of suite runs (found by `run_id`). */
+  suiteRunCalls: Collection<SuiteRunCall>;
 }
 
 export const createDb = (): MockDb => ({
@@ -138,4 +143,6 @@ export const createDb = (): MockDb => ({
   personas: new Collection(),
   evaluators: new Collection(),
   evaluatorSuites: new Collection(),
+  suiteRuns: new Collection(),
+  suiteRunCalls: new Collection(),
 });

@@ -1,4 +1,4 @@
-import { type Agent, contract } from '@voice-eval/contract';
+import { type Agent, type AgentTestResult, contract } from '@voice-eval/contract';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -27,6 +27,14 @@ export class Agents extends Resource {
   /** Update an agent. */
   update(id: string, body: RequestBody<'agents', 'update'>, options?: RequestOptions): ApiPromise<Agent> {
     return this._client.request(routes.update, { params: { agent_id: id }, body }, options);
+  }
+
+  /**
+   * Test the agent's connection with one greeting round trip. A failure to reach the agent is a
+   * result with `ok: false` and a typed `error`; an agent without a connection is a 422.
+   */
+  test(id: string, options?: RequestOptions): ApiPromise<AgentTestResult> {
+    return this._client.request(routes.test, { params: { agent_id: id } }, options);
   }
 
   /** Delete an agent (409 in_use while evaluators or suites use it). */
