@@ -55,6 +55,13 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
         },
       },
+      {
+        test: {
+          name: 'example-ci-gate',
+          root: './examples/ci-gate',
+          include: ['test/**/*.test.ts'],
+        },
+      },
     ],
   },
 });

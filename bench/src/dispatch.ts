@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb, createVoiceEvalServer, type VoiceEvalServer } from '@voice-eval/server';
 import pino from 'pino';
-import type { DispatchedRow } from '../../packages/server/src/dispatch/repo.js';
 import { SCORING_CONTEXT_SELECT } from '../../packages/server/src/modules/evaluations/work-repo.js';
 import { WorkerPool } from '../../packages/server/src/workers/pool.js';
-import { scoreEvaluationRowTask } from '../../packages/server/src/workers/tasks/score-evaluation-row.js';
+import {
+  type ClaimPolicy,
+  scoreEvaluationRowTask,
+} from '../../packages/server/src/workers/tasks/score-evaluation-row.js';
 // white-box: the bench swaps the claim policy under the real scoring task and worker pool
 import { type JudgeDouble, startJudgeDouble } from '../../packages/server/test/doubles/judge.js';
 import { p99Wait, type RunRecord, throughputFraction, worstContentionShare } from './dispatch-metrics.js';
@@ -35,8 +37,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * dispatcher's do, so both run the same scoring path.
  */
 const fifoClaim =
-  (ve: VoiceEvalServer) =>
-  async (instanceId: string, limit: number): Promise<DispatchedRow[]> => {
+  (ve: VoiceEvalServer): ClaimPolicy =>
+  async (instanceId, limit) => {
     const now = new Date();
     const result = await ve.deps.db.raw(
       `with picked as (
@@ -52,7 +54,7 @@ const fifoClaim =
      ${SCORING_CONTEXT_SELECT}`,
       [limit, instanceId, new Date(now.getTime() + ve.config.evaluationLeaseMs), now, now],
     );
-    return result.rows as DispatchedRow[];
+    return result.rows;
   };
 
 /**
@@ -61,7 +63,7 @@ const fifoClaim =
  */
 const poolFor = (ve: VoiceEvalServer, policy: Policy) => {
   const pool = new WorkerPool({ logger: ve.deps.logger, concurrency: GLOBAL });
-  // wakeups and the back-off of the scoring task follow `deps.workers`
+  // the dispatcher (and its back-off) stays the server's; its wake-ups reach whatever `deps.workers` is
   ve.deps.workers = pool;
   return pool.register(scoreEvaluationRowTask(ve.deps, policy === 'fifo' ? { claim: fifoClaim(ve) } : {}));
 };

@@ -4,8 +4,10 @@ import { Timestamp } from '../common.js';
 /**
  * How the platform reaches an agent under test (DESIGN §10). `openai_chat`: the agent's brain
  * behind an OpenAI-compatible chat-completions endpoint (the conversation so far is sent with
- * agent turns as `assistant` and caller turns as `user`). `webhook`: `POST {url}` with the
- * conversation, signed with the Standard Webhooks scheme, answered `{ reply, end_call? }`.
+ * agent turns as `assistant` and caller turns as `user`; the greeting request carries only the
+ * system prompt, or the user message `(call connected)` without one; a tool call named `end_call`
+ * in the reply hangs up). `webhook`: `POST {url}` with the conversation, signed with the Standard
+ * Webhooks scheme, answered `{ reply, end_call? }`.
  */
 export const AGENT_CONNECTION_KINDS = ['openai_chat', 'webhook'] as const;
 export const AgentConnectionKindSchema = z.enum(AGENT_CONNECTION_KINDS);
@@ -56,8 +58,9 @@ export const AgentConnectionSchema = z.discriminatedUnion('kind', [
 export type AgentConnection = z.infer<typeof AgentConnectionSchema>;
 
 /**
- * Write an `openai_chat` connection. On update, an omitted `api_key` keeps the stored key and
- * null removes it; `extra_headers` replaces the stored headers when given.
+ * Write an `openai_chat` connection. On update of an `openai_chat` connection, an omitted
+ * `api_key` keeps the stored key and null removes it; `extra_headers` replaces the stored headers
+ * when given and keeps them when omitted; an omitted `system_prompt` keeps the stored one.
  */
 export const OpenAiChatConnectionWriteSchema = z
   .object({

@@ -211,6 +211,11 @@ export const CombinationComparisonSchema = z.object({
   regressed_calls: z.array(RegressedCallSchema),
 });
 
+export type PassRate = z.infer<typeof PassRateSchema>;
+export type MetricComparison = z.infer<typeof MetricComparisonSchema>;
+export type RegressedCall = z.infer<typeof RegressedCallSchema>;
+export type CombinationComparison = z.infer<typeof CombinationComparisonSchema>;
+
 /** A completed run compared with a baseline run of the same suite. */
 export const SuiteRunComparisonSchema = z.object({
   run_id: Uuid,

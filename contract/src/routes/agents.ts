@@ -1,13 +1,13 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { EmptyBodySchema, IdParam, PageQuerySchema, pageOf } from '../common.js';
-import { AgentTestResultSchema } from '../resources/agent-connection.js';
 import {
   AgentCreateBodySchema,
   AgentListQuerySchema,
   AgentSchema,
   AgentUpdateBodySchema,
 } from '../resources/agent.js';
+import { AgentTestResultSchema } from '../resources/agent-connection.js';
 
 const c = initContract();
 const agentId = z.object({ agent_id: IdParam });

@@ -19,7 +19,8 @@ export const suiteRuns = c.router({
     method: 'POST',
     path: '/api/v1/evaluator-suites/:suite_id/runs',
     pathParams: z.object({ suite_id: IdParam }),
-    body: SuiteRunCreateBodySchema,
+    // every field is optional, and so is the body itself (a bare POST runs every combination)
+    body: SuiteRunCreateBodySchema.optional(),
     responses: { 202: SuiteRunSchema },
     summary: 'Start a run of the suite: simulated calls to its agent, then scoring with its metrics',
   },

@@ -28,6 +28,7 @@ import { invitationRoutes } from './modules/invitations/routes.js';
 import { metricRoutes } from './modules/metrics/routes.js';
 import { personaRoutes } from './modules/personas/routes.js';
 import { scenarioRoutes } from './modules/scenarios/routes.js';
+import { suiteRunRoutes } from './modules/suite-runs/routes.js';
 import { tagRoutes } from './modules/tags/routes.js';
 import { voiceBundleRoutes } from './modules/voice-bundles/routes.js';
 import { workspaceRoutes } from './modules/workspaces/routes.js';
@@ -119,6 +120,7 @@ export const createApp = (deps: Deps): Express => {
   mount(contract.personas, personaRoutes(deps));
   mount(contract.evaluators, evaluatorRoutes(deps));
   mount(contract.evaluatorSuites, evaluatorSuiteRoutes(deps));
+  mount(contract.suiteRuns, suiteRunRoutes(deps));
   mount(contract.evaluatorResults, evaluatorResultRoutes(deps));
 
   app.use(docsRouter());

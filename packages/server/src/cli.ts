@@ -10,6 +10,10 @@ Commands:
   serve [--port N] [--data-dir DIR]   start the API server (migrates first)
   migrate [--data-dir DIR]            apply pending database migrations and exit
   set-plan ORG_ID free|enterprise      set an organization's plan (enterprise enables ambient audio)
+  run-suite SUITE_ID [--wait] [--fail-under RATE] [--baseline last|RUN_ID] [...]
+                                      start a suite run on a running server (VOICE_EVAL_URL,
+                                      VOICE_EVAL_API_KEY) and gate on it; exit 0 passed, 1 gate
+                                      failed, 2 usage error, 3 API error (run-suite --help)
 
 Configuration comes from the environment (DATABASE_URL, VOICE_EVAL_DATA_DIR, PORT, ...);
 see the README. Without DATABASE_URL the embedded PGlite database in the data folder is used.`;
@@ -84,10 +88,12 @@ const setPlanCommand = async (args: string[], options: { dataDir?: string }) => 
 
 /** Runs the `voice-eval` command line. */
 export const main = async (argv: string[]): Promise<void> => {
+  // run-suite parses its own options; imported on demand so other commands never load the SDK
+  if (argv[0] === 'run-suite') return (await import('./commands/run-suite.js')).runSuiteMain(argv.slice(1));
   const { values, positionals } = parse(argv);
   const [command] = positionals;
   const options = { port: values.port, dataDir: values['data-dir'] };
-  if (values.help || !command) {
+  if (values.help || !command || command === 'help') {
     console.log(USAGE);
     return;
   }

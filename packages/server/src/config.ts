@@ -56,22 +56,35 @@ export const ConfigSchema = z.object({
   diarisationLeaseMs: int(60_000),
   /** Leases a row may lose (its worker died) before it fails with `attempts_exhausted`. @default 3 */
   diarisationMaxAttempts: int(3),
-  /** Evaluation rows in flight at once across every instance sharing the database. @default 64 */
+  /**
+   * Dispatched items in flight at once across every instance sharing the database; evaluation rows
+   * and simulated conversations count together (so for the limits below). @default 64
+   */
   globalLimit: int(64),
-  /** Evaluation rows in flight at once for one organization. @default 32 */
+  /** Dispatched items (evaluation rows, simulated conversations) in flight at once for one organization. @default 32 */
   orgLimit: int(32),
-  /** Evaluation rows in flight at once for one workspace. @default 16 */
+  /** Dispatched items in flight at once for one workspace. @default 16 */
   workspaceLimit: int(16),
-  /** Rows of one evaluation (job) in flight at once. @default 8 */
+  /** Items of one job (an evaluation, a suite run) in flight at once. @default 8 */
   jobLimit: int(8),
-  /** Most evaluation rows one dispatch pass hands out. @default 32 */
+  /** Most items one dispatch pass hands out. @default 32 */
   fairDispatchBatchSize: int(32),
-  /** Pause of an instance's dispatcher once every slot it could fill is taken, in seconds. @default 2 */
+  /** Pause of an instance's dispatcher for a source once every slot it could fill is taken, in seconds. @default 2 */
   atCapacityBackoffSeconds: z.coerce.number().int().min(0).max(3600).default(2),
   /** Lease of an evaluation row being scored, renewed while it is worked on, in ms. @default 60000 */
   evaluationLeaseMs: int(60_000),
   /** Leases an evaluation row may lose before it fails with `attempts_exhausted`. @default 3 */
   evaluationMaxAttempts: int(3),
+  /** How often each instance looks for suites whose schedule is due, in ms. @default 15000 */
+  scheduleTickMs: int(15_000),
+  /** Simulated calls one instance holds at once (they mostly wait on the agent and the persona model). @default 32 */
+  simulationConcurrency: z.coerce.number().int().min(0).max(1024).default(32),
+  /** Lease of a simulated call being held, renewed while the call goes on, in ms. @default 60000 */
+  simulationLeaseMs: int(60_000),
+  /** Leases a simulated call may lose (its worker died) before it fails with `attempts_exhausted`. @default 3 */
+  simulationMaxAttempts: int(3),
+  /** How long the agent may take to answer one turn of a simulated call, in ms. @default 30000 */
+  simulationTurnTimeoutMs: int(30_000),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -107,6 +120,11 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   VOICE_EVAL_AT_CAPACITY_BACKOFF_SECONDS: 'atCapacityBackoffSeconds',
   VOICE_EVAL_EVALUATION_LEASE_MS: 'evaluationLeaseMs',
   VOICE_EVAL_EVALUATION_MAX_ATTEMPTS: 'evaluationMaxAttempts',
+  VOICE_EVAL_SCHEDULE_TICK_MS: 'scheduleTickMs',
+  VOICE_EVAL_SIMULATION_CONCURRENCY: 'simulationConcurrency',
+  VOICE_EVAL_SIMULATION_LEASE_MS: 'simulationLeaseMs',
+  VOICE_EVAL_SIMULATION_MAX_ATTEMPTS: 'simulationMaxAttempts',
+  VOICE_EVAL_SIMULATION_TURN_TIMEOUT_MS: 'simulationTurnTimeoutMs',
 };
 
 const fromEnv = (env: NodeJS.ProcessEnv): Partial<ConfigInput> => {

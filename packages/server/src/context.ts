@@ -1,10 +1,14 @@
 import type { OrganizationPlan, Role } from '@voice-eval/contract';
 import { ApiError } from './errors.js';
 
-/** Who is calling: an interactive user (bearer token) or an organization API key. */
+/**
+ * Who is calling: an interactive user (bearer token), an organization API key, or the server
+ * itself acting for an organization in the background (a suite's schedule, a run's evaluation).
+ */
 export type Principal =
   | { kind: 'user'; userId: string; email: string }
-  | { kind: 'api_key'; apiKeyId: string; name: string; prefix: string };
+  | { kind: 'api_key'; apiKeyId: string; name: string; prefix: string }
+  | { kind: 'system'; label: string };
 
 /** What every service function receives: the caller, and the organization and workspace it acts in. */
 export type RequestContext = {
@@ -22,8 +26,27 @@ export const ROLE_RANK: Record<Role, number> = { READER: 0, MEMBER: 1, ADMIN: 2,
 export const hasRole = (role: Role, minimum: Role): boolean => ROLE_RANK[role] >= ROLE_RANK[minimum];
 
 /** The user id or the API key's creator, as recorded in `created_by` columns. */
-export const actorLabel = (ctx: RequestContext): string =>
-  ctx.principal.kind === 'user' ? ctx.principal.email : `api_key:${ctx.principal.prefix}`;
+export const actorLabel = (ctx: RequestContext): string => {
+  const p = ctx.principal;
+  if (p.kind === 'user') return p.email;
+  return p.kind === 'api_key' ? `api_key:${p.prefix}` : `system:${p.label}`;
+};
+
+/**
+ * The context of work the server does for an organization on its own (no request): acts with the
+ * ADMIN role in one workspace, and records `system:<label>` as its actor.
+ */
+export const systemContext = (
+  scope: { organizationId: string; workspaceId: string; plan?: OrganizationPlan },
+  label: string,
+): RequestContext => ({
+  principal: { kind: 'system', label },
+  organizationId: scope.organizationId,
+  workspaceId: scope.workspaceId,
+  plan: scope.plan ?? 'free',
+  role: 'ADMIN',
+  requestId: `system-${label}`,
+});
 
 /** The context `http/authenticate.ts` resolved for this request; routes of authenticated endpoints call it. */
 export const contextOf = (req: { ctx?: RequestContext }): RequestContext => {

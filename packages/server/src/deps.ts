@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { SecretBox } from './crypto/index.js';
 import type { Db } from './db/knex.js';
+import type { FairDispatcher } from './dispatch/fair-dispatcher.js';
 import type { AuthCache } from './modules/auth/cache.js';
 import type { ProviderGateway } from './providers/index.js';
 import type { BlobStorage } from './storage/index.js';
@@ -23,4 +24,9 @@ export type Deps = {
   providers: ProviderGateway;
   /** Background work of this instance; modules `notify` it after queueing rows. */
   workers: WorkerPool;
+  /**
+   * The fair dispatcher of this instance: every source of dispatched work (evaluation rows,
+   * simulated conversations) registers here and shares its limits; `wake()` after adding work.
+   */
+  dispatcher: FairDispatcher;
 };

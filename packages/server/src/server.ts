@@ -7,6 +7,7 @@ import { createSecretBox } from './crypto/index.js';
 import { createDb, type Db } from './db/knex.js';
 import { migrate } from './db/migrate.js';
 import type { Deps } from './deps.js';
+import { createFairDispatcher, limitsOf } from './dispatch/fair-dispatcher.js';
 import { createLogger } from './logger.js';
 import { AuthCache } from './modules/auth/cache.js';
 import { createProviderGateway, readDefaultProviderConfig } from './providers/index.js';
@@ -66,6 +67,15 @@ export const createVoiceEvalServer = (options: VoiceEvalServerOptions = {}): Voi
       logger,
     }),
     workers: new WorkerPool({ logger, concurrency: config.workerConcurrency }),
+    dispatcher: createFairDispatcher({
+      db,
+      limits: limitsOf(config),
+      leaseMs: config.evaluationLeaseMs,
+      backoffSeconds: config.atCapacityBackoffSeconds,
+      // read through deps at call time: tests move the clock and benchmarks swap the worker pool
+      now: () => deps.now(),
+      notify: (taskName) => deps.workers.notify(taskName),
+    }),
   };
   registerTasks(deps);
   const app = createApp(deps);

@@ -1,6 +1,8 @@
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../test/setup-db.js';
-import { AtCapacityBackoff } from './backoff.js';
+import { evaluationDispatchSource } from '../modules/evaluations/dispatch-source.js';
+import { SCORE_TASK } from '../modules/evaluations/service.js';
 import {
   liveCounts,
   makeEvaluation,
@@ -20,7 +22,16 @@ afterAll(() => testDb.destroy());
 beforeEach(() => resetDispatch(db()));
 
 const LIMITS: DispatchLimits = { global: 7, organization: 5, workspace: 3, job: 2, batch: 32 };
-const options = (limits = LIMITS, now = () => new Date()) => ({ db: db(), limits, leaseMs: 60_000, now });
+const options = (limits = LIMITS, now = () => new Date()) => ({
+  db: db(),
+  limits,
+  leaseMs: 60_000,
+  now,
+  sources: [evaluationDispatchSource],
+});
+/** One pass of the evaluation source, as the scoring task's claim makes it. */
+const dispatchPassOf = (opts: ReturnType<typeof options>, instanceId: string, want: number) =>
+  dispatchPass(opts, evaluationDispatchSource, instanceId, want);
 
 const expectWithinLimits = async (limits: DispatchLimits) => {
   const live = await liveCounts(db(), new Date());
@@ -51,7 +62,7 @@ const seedTwoOrganizations = async () => {
 describe('dispatchPass', () => {
   it('claims rows for one instance within every limit, leased, logged and with their evaluations running', async () => {
     const { a, b, evaluations } = await seedTwoOrganizations();
-    const pass = await dispatchPass(options(), 'instance-1', 100);
+    const pass = await dispatchPassOf(options(), 'instance-1', 100);
     expect(pass.rows).toHaveLength(7);
     const live = await expectWithinLimits(LIMITS);
     expect(live.organization.get(a.organizationId)).toBe(5);
@@ -77,14 +88,14 @@ describe('dispatchPass', () => {
 
   it('gives a second instance nothing while every slot is taken; expired leases free their slots', async () => {
     await seedTwoOrganizations();
-    await dispatchPass(options(), 'instance-1', 100);
-    const blocked = await dispatchPass(options(), 'instance-2', 100);
+    await dispatchPassOf(options(), 'instance-1', 100);
+    const blocked = await dispatchPassOf(options(), 'instance-2', 100);
     expect(blocked).toEqual({ rows: [], atCapacity: true });
     const [expired] = await db()('evaluation_rows').where('status', 'running').limit(1).pluck('id');
     await db()('evaluation_rows')
       .where('id', expired)
       .update({ lease_expires_at: new Date(Date.now() - 1000) });
-    const freed = await dispatchPass(options(), 'instance-2', 100);
+    const freed = await dispatchPassOf(options(), 'instance-2', 100);
     expect(freed.rows).toHaveLength(1);
     expect(freed.rows[0]!.lease_owner).toMatch(/^instance-2:/);
     await expectWithinLimits(LIMITS);
@@ -105,7 +116,7 @@ describe('dispatchPass', () => {
       lease_owner: 'elsewhere:token',
       dispatched_at: new Date(),
     });
-    const pass = await dispatchPass(options({ ...LIMITS, job: 10, workspace: 10 }), 'instance-1', 10);
+    const pass = await dispatchPassOf(options({ ...LIMITS, job: 10, workspace: 10 }), 'instance-1', 10);
     expect(pass.rows.map((r) => r.id)).not.toContain(first);
     expect(pass.rows).toHaveLength(2);
     expect(await db()('evaluation_rows').where('id', first).first('status')).toEqual({ status: 'pending' });
@@ -115,7 +126,7 @@ describe('dispatchPass', () => {
     const a = await makeOrganization(db());
     const cancelled = await makeEvaluation(db(), a, 5);
     await db()('evaluations').where('id', cancelled.id).update({ status: 'cancelled' });
-    const pass = await dispatchPass(options(), 'instance-1', 10);
+    const pass = await dispatchPassOf(options(), 'instance-1', 10);
     expect(pass).toEqual({ rows: [], atCapacity: false });
   });
 
@@ -124,7 +135,7 @@ describe('dispatchPass', () => {
     for (const org of orgs) await makeEvaluation(db(), org, 5);
     const served: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const [row] = (await dispatchPass(options(), `instance-${i}`, 1)).rows;
+      const [row] = (await dispatchPassOf(options(), `instance-${i}`, 1)).rows;
       served.push(row!.organization_id);
       // the row finishes before the next pass: every organization is back to zero in flight
       await db()('evaluation_rows').where('id', row!.id).update({ status: 'completed', lease_owner: null });
@@ -148,39 +159,69 @@ describe('dispatchPass', () => {
       await makeEvaluation(db(), { ...org, workspaceId: await makeWorkspace(db(), org.organizationId) }, 8);
     }
     const passes = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => dispatchPass(options(limits), `instance-${i}`, 3)),
+      Array.from({ length: 8 }, (_, i) => dispatchPassOf(options(limits), `instance-${i}`, 3)),
     );
     expect(passes.reduce((n, p) => n + p.rows.length, 0)).toBe(9);
     await expectWithinLimits(limits);
   });
 });
 
+/** The database, counting the dispatch passes (each is one transaction) made through it. */
+const countingPasses = (knex: Knex) => {
+  const counter = { passes: 0 };
+  const db = new Proxy(knex, {
+    get: (target, key, receiver) =>
+      key === 'transaction'
+        ? (...args: Parameters<Knex['transaction']>) => {
+            counter.passes += 1;
+            return target.transaction(...args);
+          }
+        : Reflect.get(target, key, receiver),
+  });
+  return { db, counter };
+};
+
 describe('createFairDispatcher', () => {
-  it('backs off once at capacity, without reading the database, until released or the back-off ends', async () => {
+  it('backs off once at capacity, without reading the database, until woken or the back-off ends', async () => {
     const a = await makeOrganization(db());
     await makeEvaluation(db(), a, 5);
     let clock = Date.now();
-    const backoff = new AtCapacityBackoff();
+    const woken: string[] = [];
+    const { db: counted, counter } = countingPasses(db());
     const dispatcher = createFairDispatcher({
       ...options({ ...LIMITS, job: 1 }, () => new Date(clock)),
+      db: counted,
       backoffSeconds: 5,
-      backoff,
+      notify: (name) => woken.push(name),
     });
-    expect(await dispatcher.claim('instance-1', 3)).toHaveLength(1);
-    expect(await dispatcher.claim('instance-1', 3)).toHaveLength(0);
-    expect(backoff.active(clock)).toBe(true);
+    dispatcher.register(evaluationDispatchSource);
+    const claim = () => dispatcher.claim(SCORE_TASK, 'instance-1', 3);
+    expect(await claim()).toHaveLength(1);
+    expect(await claim()).toHaveLength(0);
+    expect(counter.passes).toBe(2);
     await db()('evaluation_rows')
       .where('status', 'running')
       .update({ status: 'completed', lease_owner: null });
     // room again, but the back-off is still on: no pass at all
-    expect(await dispatcher.claim('instance-1', 3)).toHaveLength(0);
+    expect(await claim()).toHaveLength(0);
+    expect(counter.passes).toBe(2);
     clock += 5_001;
-    expect(await dispatcher.claim('instance-1', 3)).toHaveLength(1);
-    expect(await dispatcher.claim('instance-1', 3)).toHaveLength(0);
+    expect(await claim()).toHaveLength(1);
+    expect(await claim()).toHaveLength(0);
+    expect(counter.passes).toBe(4);
     await db()('evaluation_rows')
       .where('status', 'running')
       .update({ status: 'completed', lease_owner: null });
-    backoff.release();
-    expect(await dispatcher.claim('instance-1', 3)).toHaveLength(1);
+    dispatcher.wake();
+    expect(woken).toEqual([SCORE_TASK]);
+    expect(await claim()).toHaveLength(1);
+    expect(counter.passes).toBe(5);
+  });
+
+  it('refuses a second source of the same name and a claim for an unknown one', async () => {
+    const dispatcher = createFairDispatcher({ ...options(), backoffSeconds: 0, notify: () => undefined });
+    dispatcher.register(evaluationDispatchSource);
+    expect(() => dispatcher.register({ ...evaluationDispatchSource })).toThrow(/already registered/);
+    await expect(dispatcher.claim('nothing.here', 'instance-1', 1)).rejects.toThrow(/No dispatch source/);
   });
 });

@@ -4,19 +4,14 @@ import { type Candidate, type Cursors, type DispatchLimits, type InFlight, planD
 const LIMITS: DispatchLimits = { global: 8, organization: 8, workspace: 8, job: 8, batch: 32 };
 
 let key = 0;
-/** A candidate evaluation; org and workspace keys follow their ids so rings are stable. */
-const candidate = (
-  org: string,
-  ws: string,
-  pending = 1000,
-  evaluationId = `${org}/${ws}/${++key}`,
-): Candidate => ({
-  evaluationId,
+/** A candidate job; org and workspace keys follow their ids so rings are stable. */
+const candidate = (org: string, ws: string, pending = 1000, jobId = `${org}/${ws}/${++key}`): Candidate => ({
+  jobId,
   organizationId: org,
   workspaceId: ws,
   organizationKey: org.charCodeAt(0),
   workspaceKey: ws.split('').reduce((sum, c) => sum * 31 + c.charCodeAt(0), 0) % 100_000,
-  evaluationKey: ++key,
+  jobKey: ++key,
   pending,
 });
 
@@ -30,7 +25,7 @@ const noCursors = (): Cursors => ({ global: 0, organization: new Map(), workspac
 
 const totals = (candidates: Candidate[], assignments: Map<string, number>, by: (c: Candidate) => string) => {
   const out = new Map<string, number>();
-  for (const c of candidates) out.set(by(c), (out.get(by(c)) ?? 0) + (assignments.get(c.evaluationId) ?? 0));
+  for (const c of candidates) out.set(by(c), (out.get(by(c)) ?? 0) + (assignments.get(c.jobId) ?? 0));
   return out;
 };
 
@@ -56,12 +51,12 @@ const simulate = (
       inFlight.global += 1;
       inFlight.organization.set(c.organizationId, (inFlight.organization.get(c.organizationId) ?? 0) + 1);
       inFlight.workspace.set(c.workspaceId, (inFlight.workspace.get(c.workspaceId) ?? 0) + 1);
-      inFlight.job.set(c.evaluationId, (inFlight.job.get(c.evaluationId) ?? 0) + 1);
+      inFlight.job.set(c.jobId, (inFlight.job.get(c.jobId) ?? 0) + 1);
     }
     const plan = planDispatch(candidates, inFlight, cursors, limits, limits.global - inFlight.global);
     cursors = plan.cursors;
     for (const [id, n] of plan.assignments) {
-      const c = candidates.find((x) => x.evaluationId === id)!;
+      const c = candidates.find((x) => x.jobId === id)!;
       c.pending -= n;
       for (let i = 0; i < n; i++) running.push({ c, until: tick + latency });
     }
@@ -69,10 +64,7 @@ const simulate = (
       totals(
         candidates,
         new Map(
-          running.reduce(
-            (m, r) => m.set(r.c.evaluationId, (m.get(r.c.evaluationId) ?? 0) + 1),
-            new Map<string, number>(),
-          ),
+          running.reduce((m, r) => m.set(r.c.jobId, (m.get(r.c.jobId) ?? 0) + 1), new Map<string, number>()),
         ),
         (c) => c.organizationId,
       ),
@@ -103,7 +95,7 @@ describe('planDispatch: limits', () => {
     ];
     const inFlight = noneInFlight();
     inFlight.global = 1;
-    inFlight.job.set(candidates[0]!.evaluationId, 1);
+    inFlight.job.set(candidates[0]!.jobId, 1);
     inFlight.workspace.set('a1', 1);
     inFlight.organization.set('a', 1);
     const plan = planDispatch(candidates, inFlight, noCursors(), limits, 100);
@@ -113,8 +105,8 @@ describe('planDispatch: limits', () => {
     expect(byWs.get('a1')).toBe(2); // 3 minus the one in flight
     expect(byWs.get('a2')).toBe(2);
     expect(byWs.get('b1')).toBe(2); // its only job is capped at 2
-    expect(plan.assignments.get(candidates[0]!.evaluationId)).toBe(1);
-    for (const c of candidates) expect(plan.assignments.get(c.evaluationId) ?? 0).toBeLessThanOrEqual(2);
+    expect(plan.assignments.get(candidates[0]!.jobId)).toBe(1);
+    for (const c of candidates) expect(plan.assignments.get(c.jobId) ?? 0).toBeLessThanOrEqual(2);
   });
 
   it('reports at capacity only when rows wait and no level has room', () => {
@@ -122,7 +114,7 @@ describe('planDispatch: limits', () => {
     const full = { ...noneInFlight(), global: 8 };
     expect(planDispatch(candidates, full, noCursors(), LIMITS, 4).atCapacity).toBe(true);
     const jobFull = noneInFlight();
-    jobFull.job.set(candidates[0]!.evaluationId, 2);
+    jobFull.job.set(candidates[0]!.jobId, 2);
     expect(planDispatch(candidates, jobFull, noCursors(), { ...LIMITS, job: 2 }, 4).atCapacity).toBe(true);
     expect(planDispatch([], noneInFlight(), noCursors(), LIMITS, 4).atCapacity).toBe(false);
     expect(planDispatch(candidates, noneInFlight(), noCursors(), LIMITS, 4).atCapacity).toBe(false);
@@ -159,13 +151,13 @@ describe('planDispatch: fairness', () => {
       LIMITS,
       1,
     );
-    expect([...first.assignments.keys()]).toEqual([candidates[2]!.evaluationId]); // c: least loaded, after b
+    expect([...first.assignments.keys()]).toEqual([candidates[2]!.jobId]); // c: least loaded, after b
     const served: string[] = [];
     let cursors = noCursors();
     for (let i = 0; i < 6; i++) {
       const plan = planDispatch(candidates, noneInFlight(), cursors, LIMITS, 1);
       cursors = plan.cursors;
-      served.push(candidates.find((c) => plan.assignments.has(c.evaluationId))!.organizationId);
+      served.push(candidates.find((c) => plan.assignments.has(c.jobId))!.organizationId);
     }
     expect(served).toEqual(['a', 'b', 'c', 'a', 'b', 'c']);
   });

@@ -1,33 +1,33 @@
 /**
- * The fair dispatch decision as a pure function over a snapshot of the database: which evaluations
- * get the next free slots. Hierarchical: an organization first, then one of its workspaces, then
- * one of that workspace's evaluations (jobs). At each level the child with the fewest rows in
- * flight wins (max-min fairness of slots), ties going round-robin from a persisted cursor.
+ * The fair dispatch decision as a pure function over a snapshot of the database: which jobs
+ * (evaluations, suite runs) get the next free slots. Hierarchical: an organization first, then one
+ * of its workspaces, then one of that workspace's jobs. At each level the child with the fewest
+ * items in flight wins (max-min fairness of slots), ties going round-robin from a persisted cursor.
  */
 
-/** In-flight caps per level; a row starts only when every level it falls under has room. */
+/** In-flight caps per level; an item starts only when every level it falls under has room. */
 export type DispatchLimits = {
   global: number;
   organization: number;
   workspace: number;
   job: number;
-  /** Most rows one pass hands out. */
+  /** Most items one pass hands out. */
   batch: number;
 };
 
-/** An active evaluation with dispatchable rows, with the ring keys of it and its tenants. */
+/** An active job with dispatchable items, with the ring keys of it and its tenants. */
 export type Candidate = {
-  evaluationId: string;
+  jobId: string;
   organizationId: string;
   workspaceId: string;
   organizationKey: number;
   workspaceKey: number;
-  evaluationKey: number;
-  /** Pending rows known to the pass (the count may be capped at the batch size). */
+  jobKey: number;
+  /** Pending items known to the pass (the count may be capped at the batch size). */
   pending: number;
 };
 
-/** Rows in flight (running with a live lease) per level, derived from rows for this pass. */
+/** Items in flight (running with a live lease) per level, derived from rows for this pass. */
 export type InFlight = {
   global: number;
   organization: Map<string, number>;
@@ -38,7 +38,7 @@ export type InFlight = {
 /**
  * Round-robin positions: each is the ring key of the child served last at that level (0: none).
  * `organization` maps an organization id to its workspace cursor, `workspace` a workspace id to
- * its evaluation cursor.
+ * its job cursor.
  */
 export type Cursors = {
   global: number;
@@ -48,11 +48,11 @@ export type Cursors = {
 
 /** What one pass decides. */
 export type DispatchPlan = {
-  /** Rows to start per evaluation id, in the order first chosen. */
+  /** Items to start per job id, in the order first chosen. */
   assignments: Map<string, number>;
   /** The cursors after the pass (only entries that moved differ from the input). */
   cursors: Cursors;
-  /** True when rows wait but no level had room for any of them: the dispatcher backs off. */
+  /** True when items wait but no level had room for any of them: the dispatcher backs off. */
   atCapacity: boolean;
 };
 
@@ -79,7 +79,7 @@ const fairest = <T>(choices: Array<Choice<T>>, cursor: number): Choice<T> | unde
   return best;
 };
 
-/** Candidates that could take one more row now under every limit. */
+/** Candidates that could take one more item now under every limit. */
 const openCandidates = (
   candidates: readonly Candidate[],
   left: Map<string, number>,
@@ -88,8 +88,8 @@ const openCandidates = (
 ) =>
   candidates.filter(
     (c) =>
-      countOf(left, c.evaluationId) > 0 &&
-      countOf(inFlight.job, c.evaluationId) < limits.job &&
+      countOf(left, c.jobId) > 0 &&
+      countOf(inFlight.job, c.jobId) < limits.job &&
       countOf(inFlight.workspace, c.workspaceId) < limits.workspace &&
       countOf(inFlight.organization, c.organizationId) < limits.organization,
   );
@@ -105,7 +105,7 @@ const distinct = (
   return [...seen];
 };
 
-/** Picks the organization, workspace and evaluation of the next slot, or nothing when none has room. */
+/** Picks the organization, workspace and job of the next slot, or nothing when none has room. */
 const nextSlot = (
   open: readonly Candidate[],
   inFlight: InFlight,
@@ -134,8 +134,8 @@ const nextSlot = (
   return fairest(
     inWorkspace.map((item) => ({
       item,
-      key: item.evaluationKey,
-      load: countOf(inFlight.job, item.evaluationId),
+      key: item.jobKey,
+      load: countOf(inFlight.job, item.jobId),
     })),
     countOf(cursors.workspace, workspace ?? ''),
   )?.item;
@@ -165,21 +165,21 @@ export const planDispatch = (
     organization: new Map(cursorsNow.organization),
     workspace: new Map(cursorsNow.workspace),
   };
-  const left = new Map(candidates.map((c) => [c.evaluationId, c.pending]));
+  const left = new Map(candidates.map((c) => [c.jobId, c.pending]));
   const assignments = new Map<string, number>();
   const slots = Math.min(want, limits.batch, limits.global - inFlight.global);
   for (let i = 0; i < slots; i++) {
     const chosen = nextSlot(openCandidates(candidates, left, inFlight, limits), inFlight, cursors);
     if (!chosen) break;
-    assignments.set(chosen.evaluationId, countOf(assignments, chosen.evaluationId) + 1);
-    left.set(chosen.evaluationId, countOf(left, chosen.evaluationId) - 1);
+    assignments.set(chosen.jobId, countOf(assignments, chosen.jobId) + 1);
+    left.set(chosen.jobId, countOf(left, chosen.jobId) - 1);
     inFlight.global += 1;
     bump(inFlight.organization, chosen.organizationId);
     bump(inFlight.workspace, chosen.workspaceId);
-    bump(inFlight.job, chosen.evaluationId);
+    bump(inFlight.job, chosen.jobId);
     cursors.global = chosen.organizationKey;
     cursors.organization.set(chosen.organizationId, chosen.workspaceKey);
-    cursors.workspace.set(chosen.workspaceId, chosen.evaluationKey);
+    cursors.workspace.set(chosen.workspaceId, chosen.jobKey);
   }
   const waiting = candidates.some((c) => c.pending > 0);
   return { assignments, cursors, atCapacity: want > 0 && assignments.size === 0 && waiting };

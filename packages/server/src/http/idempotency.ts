@@ -11,7 +11,8 @@ const REPLAYED_HEADERS = ['content-type', 'location', 'deprecation', 'link'];
 const principalOf = (req: Request): string | undefined => {
   const p = req.ctx?.principal;
   if (!p) return undefined;
-  return p.kind === 'user' ? `user:${p.userId}:${req.ctx?.organizationId}` : `api_key:${p.apiKeyId}`;
+  if (p.kind === 'user') return `user:${p.userId}:${req.ctx?.organizationId}`;
+  return p.kind === 'api_key' ? `api_key:${p.apiKeyId}` : undefined;
 };
 
 const fingerprint = (req: Request): string =>

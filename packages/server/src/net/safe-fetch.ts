@@ -14,6 +14,20 @@ export interface SafeFetchOptions {
   /** Redirects followed, each re-checked against the policy. @default 5 */
   maxRedirects?: number;
   signal?: AbortSignal;
+  /** @default 'GET' */
+  method?: 'GET' | 'POST';
+  /** Request headers; a name given here replaces the default of the same name. */
+  headers?: Record<string, string>;
+  /**
+   * The request body. A 307/308 redirect sends it again; a 301/302/303 redirect turns the request
+   * into a GET without it, as `fetch` does.
+   */
+  body?: string | Buffer;
+  /**
+   * Header names that carry credentials: dropped once a redirect leaves the first URL's origin
+   * (`authorization` always is), so a redirect cannot hand a key to another host.
+   */
+  credentialHeaders?: readonly string[];
 }
 
 /** Every way a safe fetch fails in a known way. */
@@ -29,17 +43,28 @@ export type SafeFetchErrorCode =
 
 /** The body, or a typed failure (expected outcomes are values). */
 export type SafeFetchResult =
-  | { ok: true; bytes: Buffer; contentType: string | null; url: string }
-  | { ok: false; code: SafeFetchErrorCode; message: string };
+  | { ok: true; status: number; bytes: Buffer; contentType: string | null; url: string }
+  /** `status` is the answered status of an `http_error`. */
+  | { ok: false; code: SafeFetchErrorCode; message: string; status?: number };
 
 class FetchFailure extends Error {
   constructor(
     readonly code: SafeFetchErrorCode,
     message: string,
+    readonly status?: number,
   ) {
     super(message);
   }
 }
+
+/** Headers sent unless the caller names them: the recording fetch was the first user. */
+const DEFAULT_HEADERS: Record<string, string> = {
+  'user-agent': 'voice-eval-recording-fetch',
+  accept: 'audio/*, */*;q=0.5',
+};
+
+/** One request of the chain: redirects may change the method, drop the body or credentials. */
+type HopRequest = { method: string; headers: Record<string, string>; body?: string | Buffer };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -97,41 +122,71 @@ const readBody = (res: IncomingMessage, maxBytes: number) =>
     res.once('error', reject);
   });
 
-type Hop = { redirect: URL } | { bytes: Buffer; contentType: string | null };
+type Hop = { redirect: URL; status: number } | { status: number; bytes: Buffer; contentType: string | null };
 
-const requestOnce = (url: URL, options: SafeFetchOptions, signal: AbortSignal) =>
+const requestOnce = (url: URL, hop: HopRequest, options: SafeFetchOptions, signal: AbortSignal) =>
   new Promise<Hop>((resolve, reject) => {
     const transport = url.protocol === 'https:' ? https : http;
     const hostAllowed = options.policy.isHostAllowListed(bareHost(url));
-    const req = transport.get(
+    const headers = { ...hop.headers };
+    if (hop.body !== undefined) headers['content-length'] = String(Buffer.byteLength(hop.body));
+    const req = transport.request(
       url,
       {
+        method: hop.method,
         agent: false,
         lookup: guardedLookup(options.policy, hostAllowed),
         signal,
-        headers: { 'user-agent': 'voice-eval-recording-fetch', accept: 'audio/*, */*;q=0.5' },
+        headers,
       },
       (res) => {
         const status = res.statusCode ?? 0;
         if (REDIRECTS.has(status) && res.headers.location) {
           res.resume();
-          return resolve({ redirect: new URL(res.headers.location, url) });
+          return resolve({ redirect: new URL(res.headers.location, url), status });
         }
         if (status < 200 || status >= 300) {
           res.resume();
-          return reject(new FetchFailure('http_error', `The server answered ${status}`));
+          return reject(new FetchFailure('http_error', `The server answered ${status}`, status));
         }
         readBody(res, options.maxBytes).then(
-          (bytes) => resolve({ bytes, contentType: res.headers['content-type'] ?? null }),
+          (bytes) => resolve({ status, bytes, contentType: res.headers['content-type'] ?? null }),
           reject,
         );
       },
     );
     req.once('error', reject);
+    req.end(hop.body);
   });
 
+/** The first hop: default headers under the caller's (names compared lower-cased). */
+const firstHop = (options: SafeFetchOptions): HopRequest => {
+  const headers = { ...DEFAULT_HEADERS };
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
+  return { method: options.method ?? 'GET', headers, body: options.body };
+};
+
+/** The request a redirect leads to, following the `fetch` rules for method, body and credentials. */
+const nextHop = (hop: HopRequest, status: number, from: URL, to: URL, options: SafeFetchOptions) => {
+  const next: HopRequest = { ...hop, headers: { ...hop.headers } };
+  if (status !== 307 && status !== 308 && hop.method !== 'GET') {
+    next.method = 'GET';
+    next.body = undefined;
+    delete next.headers['content-type'];
+  }
+  if (to.origin !== from.origin) {
+    for (const name of ['authorization', ...(options.credentialHeaders ?? [])]) {
+      delete next.headers[name.toLowerCase()];
+    }
+  }
+  return next;
+};
+
 const asFailure = (error: unknown, deadline: AbortSignal, outer?: AbortSignal): SafeFetchResult => {
-  if (error instanceof FetchFailure) return { ok: false, code: error.code, message: error.message };
+  if (error instanceof FetchFailure) {
+    const failure = { ok: false as const, code: error.code, message: error.message };
+    return error.status === undefined ? failure : { ...failure, status: error.status };
+  }
   if (outer?.aborted) return { ok: false, code: 'cancelled', message: 'The fetch was cancelled' };
   if (deadline.aborted) return { ok: false, code: 'timeout', message: 'The fetch timed out' };
   const message = error instanceof Error ? error.message : String(error);
@@ -139,10 +194,10 @@ const asFailure = (error: unknown, deadline: AbortSignal, outer?: AbortSignal): 
 };
 
 /**
- * GETs a user-supplied URL without letting it reach the server's own network: every hop (redirects
- * included) is checked against the policy, DNS answers are filtered before connecting (no
- * rebinding between check and connect), the body is capped at `maxBytes` and the whole fetch at
- * `timeoutMs`.
+ * Requests a user-supplied URL (GET, or POST with a body) without letting it reach the server's
+ * own network: every hop (redirects included) is checked against the policy, DNS answers are
+ * filtered before connecting (no rebinding between check and connect), the answer is capped at
+ * `maxBytes` and the whole exchange at `timeoutMs`. Only a 2xx answer is a success.
  */
 export const safeFetch = async (rawUrl: string, options: SafeFetchOptions): Promise<SafeFetchResult> => {
   const deadline = AbortSignal.timeout(options.timeoutMs);
@@ -154,10 +209,13 @@ export const safeFetch = async (rawUrl: string, options: SafeFetchOptions): Prom
     } catch {
       throw new FetchFailure('invalid_url', 'The URL is not valid');
     }
-    for (let hop = 0; hop <= (options.maxRedirects ?? 5); hop++) {
+    let hop = firstHop(options);
+    const first = url;
+    for (let count = 0; count <= (options.maxRedirects ?? 5); count++) {
       checkUrl(url, options.policy);
-      const result = await requestOnce(url, options, signal);
+      const result = await requestOnce(url, hop, options, signal);
       if (!('redirect' in result)) return { ok: true, ...result, url: url.toString() };
+      hop = nextHop(hop, result.status, first, result.redirect, options);
       url = result.redirect;
     }
     throw new FetchFailure('too_many_redirects', 'The URL redirected too many times');

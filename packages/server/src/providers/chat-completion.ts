@@ -54,6 +54,7 @@ export function buildChatBody(
   };
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  if (request.seed !== undefined) body.seed = request.seed;
   return body;
 }
 

@@ -38,6 +38,8 @@ export interface ChatRequest<T> {
   /** The JSON-schema name sent to the provider (`^[A-Za-z0-9_-]{1,64}$`). */
   schemaName: string;
   temperature?: number;
+  /** Sent as `seed`: providers that support it sample reproducibly for the same seed. */
+  seed?: number;
   /** Sent as `max_tokens`. */
   maxTokens?: number;
   prompt?: PromptRef;

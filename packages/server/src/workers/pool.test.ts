@@ -166,6 +166,54 @@ describe('WorkerPool', () => {
     expect(finished).toBe(2);
   });
 
+  it("works on as many items of a task at once as the task's own concurrency, else the pool's", async () => {
+    await reset();
+    await seed(12);
+    const running = { wide: 0, narrow: 0 };
+    const holding = (name: 'wide' | 'narrow', concurrency?: number): Task<Item> => ({
+      name: `scratch.${name}`,
+      concurrency,
+      claim: (instanceId, limit) =>
+        claimRows<Item>(t.db, work, {
+          instanceId,
+          limit,
+          leaseMs: 30_000,
+          now: new Date(),
+          where: (q) => q.where('value', name === 'wide' ? '<' : '>=', 6),
+        }),
+      // holds its slot until the pool stops
+      run: async (_item, signal) => {
+        running[name] += 1;
+        await new Promise((resolve) => signal.addEventListener('abort', resolve));
+      },
+    });
+    const pool = new WorkerPool({ logger: pino({ level: 'silent' }), concurrency: 2, idleMs: 10 })
+      .register(holding('wide', 5))
+      .register(holding('narrow'));
+    pool.start();
+    try {
+      await expect.poll(() => ({ ...running }), { timeout: 20_000 }).toEqual({ wide: 5, narrow: 2 });
+      const leased = await t.db('scratch_items').where('status', 'running').select('value');
+      expect(leased.filter((r) => r.value < 6)).toHaveLength(5);
+      expect(leased.filter((r) => r.value >= 6)).toHaveLength(2);
+    } finally {
+      await pool.stop();
+    }
+    expect(running).toEqual({ wide: 5, narrow: 2 });
+  });
+
+  it('refuses a task whose concurrency is not a positive integer', () => {
+    const pool = new WorkerPool({ logger: pino({ level: 'silent' }) });
+    const task = (concurrency: number): Task<Item> => ({
+      name: 'scratch.bad',
+      concurrency,
+      claim: async () => [],
+      run: async () => undefined,
+    });
+    expect(() => pool.register(task(0))).toThrow(/concurrency/);
+    expect(() => pool.register(task(1.5))).toThrow(/concurrency/);
+  });
+
   it('keeps no listener per sweep on the shutdown signal, however long it runs', async () => {
     let signal: AbortSignal | undefined;
     let sweeps = 0;

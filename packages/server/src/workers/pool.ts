@@ -10,6 +10,11 @@ import type { Logger } from 'pino';
  */
 export type Task<Item> = {
   name: string;
+  /**
+   * Items of this task worked on at once by this instance, when it differs from the pool's (long,
+   * I/O-bound work such as simulated conversations). @default the pool's `concurrency`
+   */
+  concurrency?: number;
   claim(instanceId: string, limit: number): Promise<Item[]>;
   run(item: Item, signal: AbortSignal): Promise<void>;
   sweep?(): Promise<unknown>;
@@ -17,7 +22,7 @@ export type Task<Item> = {
 
 export type WorkerPoolOptions = {
   logger: Logger;
-  /** Items worked on at once by this instance, per task. @default 4 */
+  /** Items worked on at once by this instance, per task (a task may set its own). @default 4 */
   concurrency?: number;
   /** Pause between claims when there was nothing to do, in ms. @default 500 */
   idleMs?: number;
@@ -45,7 +50,12 @@ export class WorkerPool {
     this.#options = { concurrency: 4, idleMs: 500, sweepMs: 5000, ...options };
   }
 
+  /** Adds a task (its `concurrency`, when set, a positive integer); its loops run from `start()`. */
   register<Item>(task: Task<Item>): this {
+    const { concurrency } = task;
+    if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) {
+      throw new Error(`Task ${task.name}: concurrency must be a positive integer, not ${concurrency}.`);
+    }
     this.#tasks.push(task as Task<unknown>);
     return this;
   }
@@ -87,10 +97,11 @@ export class WorkerPool {
   }
 
   async #claimLoop(task: Task<unknown>): Promise<void> {
-    const queue = new PQueue({ concurrency: this.#options.concurrency });
+    const concurrency = task.concurrency ?? this.#options.concurrency;
+    const queue = new PQueue({ concurrency });
     const signal = this.#abort.signal;
     while (!signal.aborted) {
-      const free = this.#options.concurrency - queue.pending - queue.size;
+      const free = concurrency - queue.pending - queue.size;
       let claimed: unknown[] = [];
       try {
         claimed = free > 0 ? await task.claim(this.instanceId, free) : [];

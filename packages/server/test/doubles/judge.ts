@@ -28,6 +28,8 @@ export type JudgeDoubleOptions = {
   tagOf?: (transcript: string) => string | null;
   /** The value for one metric. @default true, the top of the range, the first label */
   answer?: (metric: JudgedMetric, transcript: string) => unknown;
+  /** The rationale for one metric's value. @default `judged <key>` */
+  rationale?: (metric: JudgedMetric, transcript: string) => string;
   /** A reply that replaces the scores (an error status, a malformed body), or undefined. */
   override?: (call: JudgeCall) => { status: number; body: unknown } | undefined;
 };
@@ -152,7 +154,7 @@ export const startJudgeDouble = async (options: JudgeDoubleOptions = {}): Promis
         scores: parseMetrics(user).map((m) => ({
           key: m.key,
           value: answer(m, transcript),
-          rationale: `judged ${m.key}`,
+          rationale: options.rationale?.(m, transcript) ?? `judged ${m.key}`,
           evidence: null,
         })),
         discovered: [],

@@ -1,4 +1,7 @@
-/** Server, contract and SDK agree on agents: defaults, filters, medium rules, in-use deletes. */
+/**
+ * Server, contract and SDK agree on agents: defaults, filters, medium rules, in-use deletes, and
+ * connections (write-only secrets, masked answers, the address check at save).
+ */
 import { randomUUID } from 'node:crypto';
 import {
   ConflictError,
@@ -6,15 +9,18 @@ import {
   PermissionDeniedError,
   UnprocessableEntityError,
 } from '@voice-eval/sdk';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AgentDouble, startAgentDouble } from '../doubles/agent.js';
 import { expectApiError, expectPagination } from './conformance.js';
 import { CASCADED, makeAgent, makeScenario, unique } from './fixtures.js';
 import { createSdkHarness, type SdkHarness } from './sdk-harness.js';
 
 let h: SdkHarness;
+let double: AgentDouble;
 beforeAll(async () => {
-  h = await createSdkHarness();
+  [h, double] = await Promise.all([createSdkHarness({ fetchAllowlist: ['127.0.0.1'] }), startAgentDouble()]);
 });
+afterAll(() => double.close());
 
 describe('agents', () => {
   it('create fills defaults and stamps the creator; get and update agree', async () => {
@@ -96,5 +102,65 @@ describe('agents', () => {
   it('unknown ids are 404 problems; readers cannot create', async () => {
     await expectApiError(h.sdk().agents.delete(randomUUID()), NotFoundError, 404, 'not_found');
     await expectApiError(makeAgent(await h.sdkAs('READER')), PermissionDeniedError, 403, 'forbidden');
+  });
+});
+
+describe('agent connections', () => {
+  it('write-only secrets come back as flags; an update without them keeps them; null removes', async () => {
+    const client = h.sdk();
+    const agent = await makeAgent(client, {
+      connection: {
+        kind: 'openai_chat',
+        base_url: double.chatBaseUrl,
+        model: 'clinic-1',
+        api_key: 'sk-sdk-0123456789abcdef',
+        extra_headers: { 'X-Org': 'org-secret' },
+      },
+    });
+    expect(agent.connection).toEqual({
+      kind: 'openai_chat',
+      base_url: double.chatBaseUrl,
+      model: 'clinic-1',
+      has_api_key: true,
+      system_prompt: null,
+      extra_header_names: ['X-Org'],
+    });
+    expect(JSON.stringify(await client.agents.get(agent.id))).not.toMatch(/sk-sdk|org-secret/);
+    const prompt = await client.agents.update(agent.id, {
+      connection: {
+        kind: 'openai_chat',
+        base_url: double.chatBaseUrl,
+        model: 'clinic-2',
+        system_prompt: 'Hi',
+      },
+    });
+    expect(prompt.connection).toMatchObject({ model: 'clinic-2', has_api_key: true, system_prompt: 'Hi' });
+    const hook = await client.agents.update(agent.id, {
+      connection: { kind: 'webhook', url: double.webhookUrl, secret: double.webhookSecret },
+    });
+    expect(hook.connection).toEqual({ kind: 'webhook', url: double.webhookUrl, has_secret: true });
+    await expect(client.agents.update(agent.id, { connection: null })).resolves.toMatchObject({
+      connection: null,
+    });
+  });
+
+  it('a private address or a missing webhook secret is a 422 naming the field', async () => {
+    const client = h.sdk();
+    const refused = await expectApiError(
+      makeAgent(client, {
+        connection: { kind: 'webhook', url: 'http://169.254.169.254/hook', secret: double.webhookSecret },
+      }),
+      UnprocessableEntityError,
+      422,
+      'rule_violation',
+    );
+    expect(refused.errors.map((e) => e.path)).toEqual(['body.connection.url']);
+    const unsigned = await expectApiError(
+      makeAgent(client, { connection: { kind: 'webhook', url: double.webhookUrl } }),
+      UnprocessableEntityError,
+      422,
+      'rule_violation',
+    );
+    expect(unsigned.errors.map((e) => e.path)).toEqual(['body.connection.secret']);
   });
 });

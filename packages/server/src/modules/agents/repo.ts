@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { StoredConnection } from './connection.js';
 
 export type AgentRow = {
   id: string;
@@ -10,6 +11,8 @@ export type AgentRow = {
   call_medium: string;
   phone_number: string | null;
   voice_bundle_id: string | null;
+  /** How simulated calls reach the agent; secrets inside are sealed. */
+  connection: StoredConnection | null;
   created_by: string;
   created_at: Date;
   updated_at: Date;
@@ -38,15 +41,21 @@ export const agentsQuery = (
   return base;
 };
 
+/** The columns as written: jsonb goes as JSON text (the pg driver would send an array as a Postgres array). */
+const toColumns = (row: Partial<AgentRow>) => {
+  const { connection, ...rest } = row;
+  return connection === undefined ? rest : { ...rest, connection: connection && JSON.stringify(connection) };
+};
+
 export const insertAgent = async (db: Knex, row: Partial<AgentRow>): Promise<AgentRow> => {
-  const [created] = await db<AgentRow>('agents').insert(row).returning('*');
+  const [created] = await db('agents').insert(toColumns(row)).returning('*');
   return created as AgentRow;
 };
 
 export const updateAgent = async (db: Knex, scope: Scope, id: string, patch: Partial<AgentRow>) => {
-  const [row] = await inScope(db, scope)
-    .where({ id })
-    .update({ ...patch, updated_at: db.fn.now() as unknown as Date })
+  const [row] = await db('agents')
+    .where({ organization_id: scope.organizationId, workspace_id: scope.workspaceId, id })
+    .update({ ...toColumns(patch), updated_at: db.fn.now() })
     .returning('*');
   return row as AgentRow | undefined;
 };

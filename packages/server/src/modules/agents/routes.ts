@@ -25,6 +25,10 @@ export const agentRoutes = (deps: Deps) =>
       status: 200,
       body: await service.updateAgent(deps, contextOf(req), params.agent_id, body),
     }),
+    test: async ({ params, req }) => ({
+      status: 200,
+      body: await service.testAgent(deps, contextOf(req), params.agent_id),
+    }),
     delete: async ({ params, req }) => {
       await service.deleteAgent(deps, contextOf(req), params.agent_id);
       return { status: 204, body: undefined };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Agent, AgentCreateBody, AgentUpdateBody, PageQuery } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 import { actorLabel, type RequestContext } from '../../context.js';
@@ -5,9 +6,12 @@ import { paginate } from '../../db/paginate.js';
 import { iso, isUniqueViolation } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
+import { sealConnection, toAgentConnection } from './connection.js';
+import { assertConnectionWrite } from './connection-rules.js';
 import * as repo from './repo.js';
 
 export type { AgentRow } from './repo.js';
+export { testAgent } from './test-connection.js';
 
 const scopeOf = (ctx: RequestContext) => ({
   organizationId: ctx.organizationId,
@@ -25,6 +29,7 @@ export const toAgent = (row: repo.AgentRow): Agent => ({
   call_medium: row.call_medium as Agent['call_medium'],
   phone_number: row.phone_number,
   voice_bundle_id: row.voice_bundle_id,
+  connection: toAgentConnection(row.connection),
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
   created_by: row.created_by,
@@ -82,13 +87,21 @@ export const listAgents = (
 export const getAgent = async (deps: Deps, ctx: RequestContext, id: string): Promise<Agent> =>
   toAgent(await requireAgent(deps.db, ctx, id));
 
-/** Creates an agent in the active workspace; 409 for a name taken in it (case-insensitive). */
+/**
+ * Creates an agent in the active workspace; 409 for a name taken in it (case-insensitive), 422 for
+ * a connection to a refused address. The id is chosen here: the connection's secrets are bound to it.
+ */
 export const createAgent = async (deps: Deps, ctx: RequestContext, body: AgentCreateBody): Promise<Agent> => {
   assertReachable(body.call_medium, body.phone_number);
   await assertVoiceBundle(deps.db, ctx, body.voice_bundle_id);
+  if (body.connection) await assertConnectionWrite(deps, body.connection);
+  const id = randomUUID();
+  const owner = { organizationId: ctx.organizationId, agentId: id };
   try {
     const row = await repo.insertAgent(deps.db, {
       ...body,
+      id,
+      connection: body.connection ? sealConnection(deps, owner, body.connection, null) : null,
       organization_id: ctx.organizationId,
       workspace_id: ctx.workspaceId,
       created_by: actorLabel(ctx),
@@ -99,7 +112,11 @@ export const createAgent = async (deps: Deps, ctx: RequestContext, body: AgentCr
   }
 };
 
-/** Updates an agent of the workspace; 409 for a name taken in it, 422 when the number does not fit the medium. */
+/**
+ * Updates an agent of the workspace; 409 for a name taken in it, 422 when the number does not fit
+ * the medium or the connection breaks a rule. `connection: null` removes it; a written connection
+ * keeps the stored secrets its body omits (see `sealConnection`).
+ */
 export const updateAgent = async (
   deps: Deps,
   ctx: RequestContext,
@@ -107,13 +124,21 @@ export const updateAgent = async (
   body: AgentUpdateBody,
 ): Promise<Agent> => {
   await assertVoiceBundle(deps.db, ctx, body.voice_bundle_id);
+  // DNS answers are awaited before the transaction, so no row lock waits on them
+  if (body.connection) await assertConnectionWrite(deps, body.connection);
   try {
     const row = await deps.db.transaction(async (trx) => {
       const current = await repo.findAgentForUpdate(trx, scopeOf(ctx), id);
       if (!current) throw notFound('Agent');
       const phone = body.phone_number === undefined ? current.phone_number : body.phone_number;
       assertReachable(body.call_medium ?? current.call_medium, phone);
-      return (await repo.updateAgent(trx, scopeOf(ctx), id, body))!;
+      const { connection, ...rest } = body;
+      const owner = { organizationId: ctx.organizationId, agentId: id };
+      const patch: Partial<repo.AgentRow> = { ...rest };
+      if (connection !== undefined) {
+        patch.connection = connection && sealConnection(deps, owner, connection, current.connection);
+      }
+      return (await repo.updateAgent(trx, scopeOf(ctx), id, patch))!;
     });
     return toAgent(row);
   } catch (error) {

@@ -78,3 +78,10 @@ export const deleteSchema = (db: Knex, scope: Scope, id: string) =>
   db('call_import_schemas')
     .where({ organization_id: scope.organizationId, workspace_id: scope.workspaceId, id })
     .delete();
+
+/** The workspace's schema with this name (case-insensitive), if any. */
+export const findSchemaByName = (db: Knex, scope: Scope, name: string) =>
+  db<SchemaRow>('call_import_schemas')
+    .where({ organization_id: scope.organizationId, workspace_id: scope.workspaceId })
+    .whereRaw('lower(name) = lower(?)', [name])
+    .first();

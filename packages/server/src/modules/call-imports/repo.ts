@@ -61,7 +61,7 @@ export type ImportFilters = {
   status?: string;
   dataset?: string;
   tag_id?: readonly string[];
-  source_format?: 'audio' | 'non_audio';
+  source_format?: 'audio' | 'non_audio' | 'simulation';
 };
 
 export const insertImport = async (db: Knex, row: ImportWrite): Promise<ImportRow> => {
@@ -111,9 +111,11 @@ export const importsQuery = (db: Knex, scope: Scope, filters: ImportFilters) => 
       .havingRaw('count(distinct tag_id) = ?', [tagIds.length]);
     base.whereIn('id', carrying);
   }
-  if (filters.source_format === 'audio') base.where('source_format', 'audio');
+  if (filters.source_format === 'audio' || filters.source_format === 'simulation') {
+    base.where('source_format', filters.source_format);
+  }
   if (filters.source_format === 'non_audio') {
-    base.where((q) => q.whereNull('source_format').orWhereNot('source_format', 'audio'));
+    base.where((q) => q.whereNull('source_format').orWhereNotIn('source_format', ['audio', 'simulation']));
   }
   return base;
 };

@@ -150,3 +150,32 @@ export const recordingKeys = (db: Knex, callImportId: string): Promise<string[]>
     .where('call_import_id', callImportId)
     .whereNotNull('recording_storage_key')
     .pluck('recording_storage_key') as unknown as Promise<string[]>;
+
+/** Rows of a simulation import, inserted in one statement; returns each row's id by conversation id. */
+export const insertSimulatedRows = async (
+  db: Knex,
+  callImportId: string,
+  rows: ReadonlyArray<{ conversation_id: string; source_row: number; parameters: Record<string, string> }>,
+): Promise<Map<string, string>> => {
+  const result = await db.raw(
+    `insert into call_import_rows (call_import_id, conversation_id, source_row, parameters)
+     select ?::uuid, r.conversation_id, r.source_row, r.parameters
+       from json_to_recordset(?::json) as r(conversation_id text, source_row int, parameters jsonb)
+     returning id, conversation_id`,
+    [callImportId, JSON.stringify(rows)],
+  );
+  return new Map(
+    (result.rows as Array<{ id: string; conversation_id: string }>).map((r) => [r.conversation_id, r.id]),
+  );
+};
+
+/** Writes a simulated call's transcript as the row's completed diarised transcript. */
+export const writeTranscript = (db: Knex, rowId: string, turns: unknown, now: Date) =>
+  db('call_import_rows')
+    .where({ id: rowId })
+    .update({
+      diarised_transcript: JSON.stringify(turns),
+      diarised_transcript_status: 'completed',
+      diarised_transcript_error: null,
+      updated_at: now,
+    });

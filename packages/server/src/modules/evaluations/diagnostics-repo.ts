@@ -1,6 +1,6 @@
 import type { EvaluationStatus } from '@voice-eval/contract';
 import type { Knex } from 'knex';
-import { DISPATCH_DEDUPE_CONSTRAINT } from '../../dispatch/repo.js';
+import { DISPATCH_DEDUPE_CONSTRAINT } from './dispatch-source.js';
 
 /** A workspace with its evaluation round-robin cursor. */
 export type WorkspaceRow = { id: string; name: string; slug: string; eval_rr_cursor: number };
@@ -58,15 +58,6 @@ export const pendingImportRows = async (db: Knex, organizationId: string): Promi
     .groupBy('ci.workspace_id')
     .select('ci.workspace_id', db.raw('count(*)::int as n'));
   return new Map(rows.map((row) => [row.workspace_id, row.n]));
-};
-
-/** Rows in flight (running with a live lease) across every organization. */
-export const globalInFlight = async (db: Knex, now: Date): Promise<number> => {
-  const [row] = await db('evaluation_rows')
-    .where('status', 'running')
-    .where('lease_expires_at', '>', now)
-    .select(db.raw('count(*)::int as n'));
-  return Number(row?.n ?? 0);
 };
 
 /** The global round-robin cursor over organizations (0: never dispatched). */

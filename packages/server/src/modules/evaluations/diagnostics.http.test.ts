@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
 import { createHarness, type Harness, type Headers, type Tenant } from '../../../test/harness.js';
 import { dispatchPass, limitsOf } from '../../dispatch/fair-dispatcher.js';
+import { evaluationDispatchSource } from './dispatch-source.js';
 import { callRows, makeImport, makeMetric, startEvaluation } from './evaluation-fixtures.js';
 
 const PATH = '/api/v1/call-imports/dispatch-diagnostics';
@@ -46,7 +47,14 @@ const evaluate = async (headers: Headers, rows: number) => {
 /** Dispatches up to `n` rows for a pretend instance, as a worker pool would. */
 const dispatch = (n: number) =>
   dispatchPass(
-    { db: h.db, limits: limitsOf(h.server.deps.config), leaseMs: 60_000, now: () => new Date() },
+    {
+      db: h.db,
+      limits: limitsOf(h.server.deps.config),
+      leaseMs: 60_000,
+      now: () => new Date(),
+      sources: [evaluationDispatchSource],
+    },
+    evaluationDispatchSource,
     'diag',
     n,
   );

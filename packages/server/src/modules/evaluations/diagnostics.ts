@@ -2,7 +2,6 @@ import type { DispatchDiagnostics } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 import type { RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
-import { inFlightRows } from '../../dispatch/repo.js';
 import { notFound } from '../../errors.js';
 import * as repo from './diagnostics-repo.js';
 import { SCORE_TASK } from './service.js';
@@ -14,18 +13,33 @@ const sumBy = <T>(items: readonly T[], value: (item: T) => number) =>
   items.reduce((sum, item) => sum + value(item), 0);
 
 /** Everything the response is built from, read in one snapshot. */
-const readState = async (trx: Knex, organizationId: string, workspaceId: string | undefined, now: Date) => {
-  const [workspaces, evaluations, importRows, inFlight, globalInFlight, globalCursor, dedupe] =
-    await Promise.all([
-      repo.workspacesOf(trx, organizationId, workspaceId),
-      repo.activeEvaluations(trx, organizationId),
-      repo.pendingImportRows(trx, organizationId),
-      inFlightRows(trx, now, organizationId),
-      repo.globalInFlight(trx, now),
-      repo.globalCursor(trx),
-      repo.dedupeActive(trx),
-    ]);
-  return { workspaces, evaluations, importRows, inFlight, globalInFlight, globalCursor, dedupe };
+const readState = async (
+  trx: Knex,
+  dispatcher: Deps['dispatcher'],
+  organizationId: string,
+  workspaceId: string | undefined,
+  now: Date,
+) => {
+  const [workspaces, evaluations, importRows, allInFlight, globalCursor, dedupe] = await Promise.all([
+    repo.workspacesOf(trx, organizationId, workspaceId),
+    repo.activeEvaluations(trx, organizationId),
+    repo.pendingImportRows(trx, organizationId),
+    dispatcher.inFlight(trx, now),
+    repo.globalCursor(trx),
+    repo.dedupeActive(trx),
+  ]);
+  const orgInFlight = allInFlight.filter((row) => row.organization_id === organizationId);
+  return {
+    workspaces,
+    evaluations,
+    importRows,
+    // the limits count every dispatch source; the per-workspace and per-evaluation views, scoring
+    inFlight: orgInFlight.filter((row) => row.source === SCORE_TASK),
+    orgInFlight: sumBy(orgInFlight, (row) => row.n),
+    globalInFlight: sumBy(allInFlight, (row) => row.n),
+    globalCursor,
+    dedupe,
+  };
 };
 
 type State = Awaited<ReturnType<typeof readState>>;
@@ -35,7 +49,7 @@ const workspaceView = (deps: Deps, state: State, workspace: repo.WorkspaceRow): 
   const live = state.inFlight.filter((row) => row.workspace_id === workspace.id);
   const jobInFlight = (evaluationId: string) =>
     sumBy(
-      live.filter((row) => row.evaluation_id === evaluationId),
+      live.filter((row) => row.job_id === evaluationId),
       (row) => row.n,
     );
   const evaluations = state.evaluations
@@ -76,9 +90,11 @@ const isIdle = (w: WorkspaceView) =>
  * Operator view of evaluation dispatch, every number read from rows in one repeatable-read
  * snapshot: in flight means running with a live lease; `running_rows` also counts rows whose
  * lease expired and await the sweeper. `pending_import_rows` counts the workspace's call-import
- * rows waiting for transcription. `global_inflight` spans every organization (capacity is
- * shared). Idle workspaces are listed only with `include_idle_workspaces` or when asked for by
- * `workspace_id` (404 outside the organization).
+ * rows waiting for transcription. `global_inflight` spans every organization, and it and
+ * `org_inflight` count the items of every dispatch source (simulated conversations too: the
+ * limits are shared); workspace and evaluation numbers are scoring's. Idle workspaces are listed
+ * only with `include_idle_workspaces` or when asked for by `workspace_id` (404 outside the
+ * organization).
  */
 export const getDispatchDiagnostics = async (
   deps: Deps,
@@ -87,14 +103,13 @@ export const getDispatchDiagnostics = async (
 ): Promise<DispatchDiagnostics> => {
   const now = deps.now();
   const state = await deps.db.transaction(
-    (trx) => readState(trx, ctx.organizationId, query.workspace_id, now),
+    (trx) => readState(trx, deps.dispatcher, ctx.organizationId, query.workspace_id, now),
     {
       isolationLevel: 'repeatable read',
     },
   );
   if (query.workspace_id && state.workspaces.length === 0) throw notFound('Workspace');
   const { config } = deps;
-  const orgInFlight = sumBy(state.inFlight, (row) => row.n);
   const workspaces = state.workspaces
     .map((workspace) => workspaceView(deps, state, workspace))
     .filter((w) => query.include_idle_workspaces || query.workspace_id || !isIdle(w));
@@ -104,8 +119,8 @@ export const getDispatchDiagnostics = async (
       global_inflight: state.globalInFlight,
       global_at_capacity: state.globalInFlight >= config.globalLimit,
       org_limit: config.orgLimit,
-      org_inflight: orgInFlight,
-      org_at_capacity: orgInFlight >= config.orgLimit,
+      org_inflight: state.orgInFlight,
+      org_at_capacity: state.orgInFlight >= config.orgLimit,
       workspace_limit: config.workspaceLimit,
       job_limit: config.jobLimit,
       fair_dispatch_batch_size: config.fairDispatchBatchSize,

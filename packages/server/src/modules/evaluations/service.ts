@@ -3,7 +3,6 @@ import { actorLabel, type RequestContext } from '../../context.js';
 import { paginate } from '../../db/paginate.js';
 import { iso, isoOrNull } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
-import { backoffOf } from '../../dispatch/backoff.js';
 import { lockDispatch } from '../../dispatch/repo.js';
 import { ApiError, notFound } from '../../errors.js';
 import * as repo from './repo.js';
@@ -14,11 +13,11 @@ export const SCORE_TASK = 'evaluation_row.score';
 
 /**
  * Tells this instance's dispatcher that work was added or slots were freed here: it ends the
- * at-capacity back-off and wakes the claim loop. Other instances notice at their next poll.
+ * at-capacity back-off of every source and wakes their claim loops (limits are shared, so a slot
+ * freed by scoring may go to another source). Other instances notice at their next poll.
  */
 export const wakeDispatch = (deps: Deps): void => {
-  backoffOf(deps.workers).release();
-  deps.workers.notify(SCORE_TASK);
+  deps.dispatcher.wake();
 };
 
 /** An evaluation row and its row counts as the wire's Evaluation. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../../test/setup-db.js';
 import { makeEvaluation, makeOrganization, resetDispatch } from '../../dispatch/dispatch-fixtures.js';
 import { dispatchPass } from '../../dispatch/fair-dispatcher.js';
+import { evaluationDispatchSource } from './dispatch-source.js';
 import {
   completeRow,
   completionOf,
@@ -20,7 +21,12 @@ beforeEach(() => resetDispatch(db()));
 
 const LIMITS = { global: 10, organization: 10, workspace: 10, job: 10, batch: 10 };
 const dispatch = (want: number, now = new Date()) =>
-  dispatchPass({ db: db(), limits: LIMITS, leaseMs: 60_000, now: () => now }, 'worker-test', want);
+  dispatchPass(
+    { db: db(), limits: LIMITS, leaseMs: 60_000, now: () => now, sources: [evaluationDispatchSource] },
+    evaluationDispatchSource,
+    'worker-test',
+    want,
+  );
 const ok = completionOf({ ok: true, results: [], flagged: false });
 const statusOf = async (table: string, id: string) =>
   (await db()(table).where({ id }).first('status')).status;

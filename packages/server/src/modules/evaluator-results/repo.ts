@@ -85,15 +85,26 @@ export const scopedRows = (db: Knex, scope: Scope, filters: RowScope) => {
     .where('e.workspace_id', scope.workspaceId)
     .where('er.status', 'completed');
   if (filters.job_id) query.where('e.id', filters.job_id);
-  if (filters.agent_id || filters.scenario_ids.length > 0) {
-    query.join('evaluators as ev', 'ev.id', 'e.evaluator_id');
-    if (filters.agent_id) query.where('ev.agent_id', filters.agent_id);
-    if (filters.scenario_ids.length > 0) query.whereIn('ev.scenario_id', filters.scenario_ids);
+  if (filters.agent_id || filters.scenario_ids.length > 0 || filters.suite_id) {
+    // a row is an evaluator's call, or a suite run's simulated call (the run's evaluation has no evaluator)
+    query
+      .leftJoin('evaluators as ev', 'ev.id', 'e.evaluator_id')
+      .leftJoin('suite_run_calls as src', 'src.call_import_row_id', 'er.call_import_row_id')
+      .leftJoin('suite_runs as sr', 'sr.id', 'src.run_id');
+  }
+  if (filters.agent_id) query.whereRaw('coalesce(ev.agent_id, sr.agent_id) = ?', [filters.agent_id]);
+  if (filters.scenario_ids.length > 0) {
+    query.whereIn(db.raw('coalesce(ev.scenario_id, src.scenario_id)') as never, [...filters.scenario_ids]);
   }
   if (filters.suite_id) {
-    query.whereIn(
-      'e.evaluator_id',
-      db('evaluator_suite_combinations').select('evaluator_id').where('suite_id', filters.suite_id),
+    const suiteId = filters.suite_id;
+    query.where((q) =>
+      q
+        .whereIn(
+          'e.evaluator_id',
+          db('evaluator_suite_combinations').select('evaluator_id').where('suite_id', suiteId),
+        )
+        .orWhere('sr.suite_id', suiteId),
     );
   }
   if (filters.since) query.where('er.completed_at', '>=', filters.since);

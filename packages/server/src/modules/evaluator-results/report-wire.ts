@@ -66,9 +66,9 @@ export const toReport = (row: ReportRow | undefined, live: LiveState): MetricClu
     discovered_problems: result?.discovered_problems ?? [],
     rca_summary: result?.rca_summary ?? EMPTY_SUMMARY,
     generation_scope: {
-      agent_id: live.scope.agent_id,
+      agent_id: live.names.agentId,
       agent_name: live.names.agentName,
-      scenario_ids: live.scope.scenario_ids,
+      scenario_ids: live.names.scenarioIds,
       scenario_names: live.names.scenarioNames,
       since: live.scope.since,
       until: live.scope.until,

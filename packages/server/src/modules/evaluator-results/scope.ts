@@ -87,23 +87,38 @@ export const scopeHash = (scope: ReportScope): string =>
     )
     .digest('hex');
 
-/** Names of the scope's agent and scenarios, for `generation_scope`. */
-export type ScopeNames = { agentName: string | null; scenarioNames: string[] };
+/**
+ * The agent and scenarios a report covers, for `generation_scope`: the ones named by the scope,
+ * else those of its suite (a suite has one agent; its scenarios are those of its combinations).
+ */
+export type ScopeNames = {
+  agentId: string | null;
+  agentName: string | null;
+  scenarioIds: string[];
+  scenarioNames: string[];
+};
 
 /**
  * Checks that every id of the scope names something of the workspace (404 otherwise, as for any
- * foreign id) and returns the agent and scenario names.
+ * foreign id) and returns the agent and scenarios it covers, with their names.
  */
 export const resolveScope = async (
   deps: Deps,
   ctx: RequestContext,
   scope: ReportScope,
 ): Promise<ScopeNames> => {
-  const [agent, scenarios] = await Promise.all([
+  const [agent, scenarios, suite] = await Promise.all([
     scope.agent_id ? getAgent(deps, ctx, scope.agent_id) : null,
     scope.scenario_ids.length ? requireScenarios(deps.db, ctx, scope.scenario_ids) : [],
     scope.suite_id ? getSuite(deps, ctx, scope.suite_id) : null,
     scope.job_id ? getEvaluation(deps, ctx, scope.job_id) : null,
   ]);
-  return { agentName: agent?.name ?? null, scenarioNames: scenarios.map((scenario) => scenario.name) };
+  const suiteScenarios = new Map((suite?.combinations ?? []).map((c) => [c.scenario_id, c.scenario_name]));
+  const named = scenarios.length > 0 || !suite;
+  return {
+    agentId: agent?.id ?? suite?.agent_id ?? null,
+    agentName: agent?.name ?? suite?.agent_name ?? null,
+    scenarioIds: named ? scope.scenario_ids : [...suiteScenarios.keys()],
+    scenarioNames: named ? scenarios.map((scenario) => scenario.name) : [...suiteScenarios.values()],
+  };
 };

@@ -1,6 +1,6 @@
 import type { EvaluatorSuite } from '@voice-eval/contract';
 import type { Knex } from 'knex';
-import { iso } from '../../db/rows.js';
+import { iso, isoOrNull } from '../../db/rows.js';
 import type { SuiteRow } from './repo.js';
 
 type Scope = { organizationId: string; workspaceId: string };
@@ -109,6 +109,9 @@ const toSuite = (suite: SuiteRow, { combos, agents, personas, counts }: Lookups)
     default_runs_per_combination: suite.default_runs_per_combination,
     round_robin_index: suite.round_robin_index,
     is_active: suite.is_active,
+    schedule: suite.schedule,
+    schedule_enabled: suite.schedule_enabled,
+    next_run_at: isoOrNull(suite.next_run_at),
     agent_suite_count: counts.get(suite.agent_id) ?? 0,
     combination_count: combinations.length,
     combinations,

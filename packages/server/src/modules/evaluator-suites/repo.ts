@@ -1,3 +1,4 @@
+import type { OrganizationPlan } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 
 export type SuiteRow = {
@@ -16,6 +17,9 @@ export type SuiteRow = {
   default_runs_per_combination: number;
   round_robin_index: number;
   is_active: boolean;
+  schedule: string | null;
+  schedule_enabled: boolean;
+  next_run_at: Date | null;
   created_by: string;
   created_at: Date;
   updated_at: Date;
@@ -90,3 +94,47 @@ export const deleteCombinations = (db: Knex, ids: readonly string[]) =>
   db('evaluator_suite_combinations')
     .whereIn('id', [...ids])
     .delete();
+
+/** A suite whose schedule is due, with what starting its run needs. */
+export type DueSuite = Pick<
+  SuiteRow,
+  'id' | 'organization_id' | 'workspace_id' | 'is_active' | 'schedule' | 'next_run_at'
+> & { schedule: string; next_run_at: Date; plan: OrganizationPlan };
+
+/**
+ * Up to `limit` suites (every tenant) whose enabled schedule is due at `now`, earliest first,
+ * leaving out `excluded` ids (this instance is already on them). Uses `evaluator_suites_due`.
+ */
+export const dueSuites = (db: Knex, now: Date, limit: number, excluded: readonly string[]) => {
+  const query = db('evaluator_suites as s')
+    .join('organizations as o', 'o.id', 's.organization_id')
+    .where('s.schedule_enabled', true)
+    .whereNotNull('s.next_run_at')
+    .whereNotNull('s.schedule')
+    .where('s.next_run_at', '<=', now)
+    .orderBy('s.next_run_at')
+    .limit(limit)
+    .select<DueSuite[]>(
+      's.id',
+      's.organization_id',
+      's.workspace_id',
+      's.is_active',
+      's.schedule',
+      's.next_run_at',
+      'o.plan',
+    );
+  if (excluded.length > 0) query.whereNotIn('s.id', [...excluded]);
+  return query;
+};
+
+/**
+ * Moves a suite's `next_run_at` from `from` to `to` only if it still is `from` (compare-and-set):
+ * of several instances advancing the same slot one wins, and a schedule changed meanwhile is kept.
+ * True when this call moved it.
+ */
+export const advanceNextRun = async (db: Knex, id: string, from: Date, to: Date | null): Promise<boolean> => {
+  const moved = await db('evaluator_suites')
+    .where({ id, next_run_at: from, schedule_enabled: true })
+    .update({ next_run_at: to });
+  return moved === 1;
+};

@@ -21,6 +21,7 @@ import {
 import { rebuildCombinations, type SuiteMembers } from './combinations.js';
 import { toSuites } from './read-model.js';
 import * as repo from './repo.js';
+import { nextSlotAfter, scheduleColumns } from './schedule.js';
 
 const scopeOf = (ctx: RequestContext) => ({
   organizationId: ctx.organizationId,
@@ -33,6 +34,9 @@ const nameConflict = (error: unknown): unknown =>
     : error;
 
 const json = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
+
+/** A suite before its first write: no schedule. */
+const UNSCHEDULED = { schedule: null, schedule_enabled: false, next_run_at: null };
 
 /** Suite columns of a body (jsonb as JSON text; id lists de-duplicated in order). */
 const columnsOf = (body: EvaluatorSuiteUpdateBody): repo.SuiteWrite => {
@@ -84,9 +88,11 @@ export const getSuite = async (deps: Deps, ctx: RequestContext, id: string): Pro
 
 /**
  * Creates a suite and one evaluator per persona x scenario (its combinations), all in one
- * transaction. Every id must be the workspace's (404 otherwise); metrics must be active (422).
+ * transaction. Every id must be the workspace's (404 otherwise); metrics must be active (422); a
+ * schedule must be a 5-field cron expression (422), and an enabled one sets `next_run_at`.
  */
 export const createSuite = async (deps: Deps, ctx: RequestContext, body: EvaluatorSuiteCreateBody) => {
+  const schedule = scheduleColumns(body, UNSCHEDULED, deps.now());
   try {
     return await withCodeRetry(deps, async (trx) => {
       const agent = await requireAgent(trx, ctx, body.agent_id);
@@ -94,6 +100,7 @@ export const createSuite = async (deps: Deps, ctx: RequestContext, body: Evaluat
       const { agent_id: _a, ...fields } = body;
       const suite = await repo.insertSuite(trx, {
         ...columnsOf(fields),
+        ...schedule,
         agent_id: agent.id,
         organization_id: ctx.organizationId,
         workspace_id: ctx.workspaceId,
@@ -111,6 +118,7 @@ export const createSuite = async (deps: Deps, ctx: RequestContext, body: Evaluat
  * Updates a suite. New `persona_ids`/`scenario_ids` rebuild the combinations (remaining pairs
  * keep their evaluator; dropped pairs lose theirs); judge settings are handed down to every
  * evaluator of the suite. `round_robin_index` restarts at 0 when it falls past the combinations.
+ * A changed `schedule` or `schedule_enabled` recomputes `next_run_at` from now (see `scheduleColumns`).
  */
 export const updateSuite = async (
   deps: Deps,
@@ -123,7 +131,10 @@ export const updateSuite = async (
       const current = await repo.findSuiteForUpdate(trx, scopeOf(ctx), id);
       if (!current) throw notFound('Evaluator suite');
       await assertActiveMetrics(trx, ctx, body.metric_ids);
-      let suite = await repo.updateSuite(trx, scopeOf(ctx), id, columnsOf(body));
+      let suite = await repo.updateSuite(trx, scopeOf(ctx), id, {
+        ...columnsOf(body),
+        ...scheduleColumns(body, current, deps.now()),
+      });
       const agent = await requireAgent(trx, ctx, suite.agent_id);
       const members: SuiteMembers = await rebuildCombinations(trx, ctx, suite, agent);
       const settings = settingsOf(body);
@@ -146,4 +157,25 @@ export const deleteSuite = async (deps: Deps, ctx: RequestContext, id: string): 
     await repo.deleteSuite(trx, scopeOf(ctx), id);
     await deleteEvaluatorRows(trx, ctx, evaluatorIds);
   });
+};
+
+/**
+ * Suites of every tenant whose enabled schedule is due now, earliest first, at most `limit`,
+ * without the `excluded` ids. For the scheduler only: it acts outside any request.
+ */
+export const dueScheduledSuites = (deps: Deps, limit: number, excluded: readonly string[]) =>
+  repo.dueSuites(deps.db, deps.now(), limit, excluded);
+
+/** A due suite as `dueScheduledSuites` answers it. */
+export type DueSuite = repo.DueSuite;
+
+/**
+ * Moves a due suite's `next_run_at` past the slot it was started for: to the schedule's first slot
+ * after both that slot and now (slots missed meanwhile are not replayed), with a compare-and-set on
+ * the value the scheduler read. False when another instance (or an edit of the schedule) moved it first.
+ */
+export const advanceSchedule = async (deps: Deps, suite: DueSuite, slot: Date): Promise<boolean> => {
+  const now = deps.now();
+  const after = slot.getTime() > now.getTime() ? slot : now;
+  return repo.advanceNextRun(deps.db, suite.id, suite.next_run_at, nextSlotAfter(suite.schedule, after));
 };

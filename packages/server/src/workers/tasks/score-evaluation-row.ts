@@ -1,7 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { backoffOf } from '../../dispatch/backoff.js';
-import { createFairDispatcher, limitsOf } from '../../dispatch/fair-dispatcher.js';
-import type { DispatchedRow } from '../../dispatch/repo.js';
+import type { DispatchedEvaluationRow } from '../../modules/evaluations/dispatch-source.js';
 import { cachedProviderRecords } from '../../modules/evaluations/provider-records.js';
 import { scoreRow } from '../../modules/evaluations/score.js';
 import { SCORE_TASK, wakeDispatch } from '../../modules/evaluations/service.js';
@@ -17,32 +15,27 @@ import { type Lease, whileLeased } from '../lease.js';
 import type { Task } from '../pool.js';
 
 /** How rows are claimed for this instance: `(instanceId, limit) => rows`. */
-export type ClaimPolicy = Task<DispatchedRow>['claim'];
+export type ClaimPolicy = Task<DispatchedEvaluationRow>['claim'];
 
-/** The fair dispatcher of this instance, from the configuration. */
-const fairClaim = (deps: Deps): ClaimPolicy =>
-  createFairDispatcher({
-    db: deps.db,
-    limits: limitsOf(deps.config),
-    leaseMs: deps.config.evaluationLeaseMs,
-    now: deps.now,
-    backoffSeconds: deps.config.atCapacityBackoffSeconds,
-    backoff: backoffOf(deps.workers),
-  }).claim;
+/** Claims through this instance's fair dispatcher, whose limits every dispatch source shares. */
+const fairClaim =
+  (deps: Deps): ClaimPolicy =>
+  (instanceId, limit) =>
+    deps.dispatcher.claim<DispatchedEvaluationRow>(SCORE_TASK, instanceId, limit);
 
 /**
- * `evaluation_row.score`: rows are claimed by the fair dispatcher (hierarchical limits and
- * round-robin, serialised across instances), scored by the LLM judge while the lease is renewed,
- * and finished with a compare-and-set on the lease token, so a cancelled row or a worker that lost
- * its lease is never overwritten. The sweeper re-queues rows whose worker died, failing them with
- * `attempts_exhausted` after `evaluationMaxAttempts`; evaluations close when their last row does
- * (and at the latest at the next sweep). `claim` replaces the fair dispatcher (benchmarks compare
- * it with a plain FIFO queue).
+ * `evaluation_row.score`: rows are claimed by the fair dispatcher (hierarchical limits shared
+ * with every dispatch source, round-robin, serialised across instances), scored by the LLM judge
+ * while the lease is renewed, and finished with a compare-and-set on the lease token, so a
+ * cancelled row or a worker that lost its lease is never overwritten. The sweeper re-queues rows
+ * whose worker died, failing them with `attempts_exhausted` after `evaluationMaxAttempts`;
+ * evaluations close when their last row does (and at the latest at the next sweep). `claim`
+ * replaces the fair dispatcher (benchmarks compare it with a plain FIFO queue).
  */
 export const scoreEvaluationRowTask = (
   deps: Deps,
   options: { claim?: ClaimPolicy } = {},
-): Task<DispatchedRow> => {
+): Task<DispatchedEvaluationRow> => {
   const leaseMs = deps.config.evaluationLeaseMs;
   const claim = options.claim ?? fairClaim(deps);
   const records = cachedProviderRecords(deps);

@@ -1,0 +1,145 @@
+import type { Knex } from 'knex';
+import { systemContext } from '../../context.js';
+import type { Deps } from '../../deps.js';
+import { ApiError } from '../../errors.js';
+import { listProviderRecords } from '../ai-providers/service.js';
+import { createEvaluation } from '../evaluations/create.js';
+import { getSuite } from '../evaluator-suites/service.js';
+import type { RunRecord } from './repo.js';
+import { scoredCalls, summarise } from './summaries.js';
+
+const contextOf = (run: RunRecord) =>
+  systemContext(
+    { organizationId: run.organization_id, workspaceId: run.workspace_id },
+    `suite_run:${run.id}`,
+  );
+
+/** Locks a run whose calls have all ended and that has not moved on yet. */
+const lockCallsDone = (trx: Knex, runId: string) =>
+  trx<RunRecord>('suite_runs')
+    .where({ id: runId })
+    .whereIn('status', ['pending', 'running'])
+    .whereNotExists((q) =>
+      q
+        .select(trx.raw('1'))
+        .from('suite_run_calls')
+        .where('run_id', runId)
+        .whereIn('status', ['pending', 'running']),
+    )
+    .forUpdate()
+    .first();
+
+/** The suite's judge: its `llm_provider` (an active provider of the organization), else the default. */
+const judgeOf = async (deps: Deps, run: RunRecord) => {
+  const suite = await getSuite(deps, contextOf(run), run.suite_id);
+  if (!suite.llm_provider) return { model: suite.llm_model ?? undefined };
+  const records = await listProviderRecords(deps, run.organization_id);
+  const picked = deps.providers.forOrganization(records, { provider: suite.llm_provider, purpose: 'chat' });
+  return {
+    model: suite.llm_model ?? undefined,
+    ai_provider_id: picked.ok ? (picked.record_id ?? undefined) : undefined,
+  };
+};
+
+/**
+ * Moves a run whose calls have all ended to `evaluating`, starting the evaluation of its completed
+ * calls with the metrics frozen at creation, in one transaction under the run's row lock (so one
+ * instance does it, once). No completed call, or an evaluation that cannot start, fails the run.
+ */
+const startScoring = (deps: Deps, runId: string): Promise<boolean> =>
+  deps.db.transaction(async (trx) => {
+    const run = await lockCallsDone(trx, runId);
+    if (!run) return false;
+    const now = deps.now();
+    const completed = (await trx('suite_run_calls')
+      .where({ run_id: runId, status: 'completed' })
+      .orderBy('position')
+      .pluck('call_import_row_id')) as string[];
+    const fail = (message: string) =>
+      trx('suite_runs')
+        .where({ id: runId })
+        .update({ status: 'failed', error_message: message, finished_at: now, updated_at: now });
+    if (completed.length === 0) {
+      await fail('No call completed, so there is nothing to score (see the calls’ errors).');
+      return true;
+    }
+    try {
+      const scoped = { ...deps, db: trx };
+      const evaluation = await createEvaluation(scoped, contextOf(run), {
+        call_import_id: run.call_import_id,
+        metric_ids: run.metric_ids,
+        row_ids: completed,
+        ...(await judgeOf(scoped, run)),
+      });
+      await trx('suite_runs')
+        .where({ id: runId })
+        .update({ status: 'evaluating', evaluation_id: evaluation.id, updated_at: now });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      await fail(`Scoring could not start: ${error.detail ?? error.message}`);
+    }
+    return true;
+  });
+
+/**
+ * Completes a run in `evaluating` whose evaluation has finished: its summaries are computed from
+ * the evaluation's results. An evaluation that failed or was cancelled fails the run.
+ */
+const finishScoring = (deps: Deps, runId: string): Promise<boolean> =>
+  deps.db.transaction(async (trx) => {
+    const run = await trx<RunRecord>('suite_runs')
+      .where({ id: runId, status: 'evaluating' })
+      .forUpdate()
+      .first();
+    if (!run?.evaluation_id) return false;
+    const evaluation = await trx('evaluations')
+      .where({ id: run.evaluation_id })
+      .first('status', 'error_message');
+    if (!evaluation || evaluation.status === 'pending' || evaluation.status === 'running') return false;
+    const now = deps.now();
+    if (evaluation.status !== 'completed') {
+      await trx('suite_runs')
+        .where({ id: runId })
+        .update({
+          status: 'failed',
+          error_message: `Scoring ${evaluation.status}: ${evaluation.error_message ?? 'see the evaluation'}`,
+          finished_at: now,
+          updated_at: now,
+        });
+      return true;
+    }
+    const summary = summarise(await scoredCalls(trx, run));
+    await trx('suite_runs')
+      .where({ id: runId })
+      .update({
+        status: 'completed',
+        pass_rate: summary.passRate,
+        metric_summary: JSON.stringify(summary.metrics),
+        combination_summary: JSON.stringify(summary.combinations),
+        finished_at: now,
+        updated_at: now,
+      });
+    return true;
+  });
+
+/** Moves a run on as far as its calls and evaluation allow; true when it changed. */
+export const settleRun = async (deps: Deps, runId: string): Promise<boolean> => {
+  const started = await startScoring(deps, runId);
+  const finished = await finishScoring(deps, runId);
+  return started || finished;
+};
+
+/** The sweeper's safety net: settles every active run of any tenant that can move on. */
+export const settleAll = async (deps: Deps): Promise<number> => {
+  const result = await deps.db.raw(
+    `select r.id from suite_runs r
+      where (r.status in ('pending', 'running') and not exists (
+               select 1 from suite_run_calls c where c.run_id = r.id and c.status in ('pending', 'running')))
+         or (r.status = 'evaluating' and exists (
+               select 1 from evaluations e where e.id = r.evaluation_id and e.status not in ('pending', 'running')))`,
+  );
+  const ids = (result.rows as Array<{ id: string }>).map((r) => r.id);
+  let moved = 0;
+  for (const id of ids) if (await settleRun(deps, id)) moved += 1;
+  return moved;
+};

@@ -1,0 +1,72 @@
+import type { TranscriptTurn } from '@voice-eval/contract';
+import type { Knex } from 'knex';
+import type { Lease, WorkTable } from '../../workers/lease.js';
+import { writeSimulatedTranscript } from '../call-imports/simulation.js';
+import { type ConversationOutcome, latencySummary } from './conversation.js';
+import type { CallRecord } from './repo.js';
+
+/** Simulated calls are the work items of the conversation engine (DESIGN §7, §10). */
+export const CALL_WORK: WorkTable = { table: 'suite_run_calls', status: 'status', errorColumn: 'error' };
+
+/** The final write of a call: how it ended, or its typed error. */
+const completionOf = (outcome: ConversationOutcome, now: Date) => ({
+  status: outcome.ok ? 'completed' : 'failed',
+  end_reason: outcome.ok ? outcome.endReason : null,
+  error: outcome.ok ? null : JSON.stringify({ ...outcome.error, at: now.toISOString() }),
+  turns: outcome.turns.length,
+  agent_latency: JSON.stringify(latencySummary(outcome.agentLatenciesMs)),
+  completed_at: now,
+  updated_at: now,
+  lease_owner: null,
+  lease_expires_at: null,
+});
+
+/**
+ * Finishes a call only if this lease still holds it (compare-and-set on the token) and, in the
+ * same transaction, writes a completed call's transcript on its import row: a call cancelled or
+ * re-leased meanwhile changes nothing, so a call never gets two transcripts. True when it won.
+ */
+export const completeCall = (
+  db: Knex,
+  lease: Lease,
+  call: Pick<CallRecord, 'call_import_row_id'>,
+  outcome: ConversationOutcome,
+  now: Date,
+): Promise<boolean> =>
+  db.transaction(async (trx) => {
+    const won =
+      (await trx('suite_run_calls')
+        .where({ id: lease.id, lease_owner: lease.owner, status: 'running' })
+        .update(completionOf(outcome, now))) === 1;
+    if (won && outcome.ok) {
+      await writeSimulatedTranscript(trx, call.call_import_row_id, outcome.turns as TranscriptTurn[], now);
+    }
+    return won;
+  });
+
+/**
+ * Returns calls whose lease expired (their worker died) to `pending`, to be called again from the
+ * start with the same seed, or fails them with `attempts_exhausted` once they used `maxAttempts`.
+ */
+export const sweepExpiredCalls = async (db: Knex, now: Date, maxAttempts: number) => {
+  const expired = () => db('suite_run_calls').where('status', 'running').where('lease_expires_at', '<', now);
+  const error = {
+    code: 'attempts_exhausted',
+    message: `Gave up after ${maxAttempts} attempts whose workers stopped answering.`,
+    at: now.toISOString(),
+  };
+  const failed = await expired()
+    .where('attempts', '>=', maxAttempts)
+    .update({
+      status: 'failed',
+      error: JSON.stringify(error),
+      lease_owner: null,
+      lease_expires_at: null,
+      completed_at: now,
+      updated_at: now,
+    });
+  const requeued = await expired()
+    .where('attempts', '<', maxAttempts)
+    .update({ status: 'pending', lease_owner: null, lease_expires_at: null, updated_at: now });
+  return { requeued, failed };
+};

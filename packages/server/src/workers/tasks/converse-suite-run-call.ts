@@ -1,0 +1,46 @@
+import type { Deps } from '../../deps.js';
+import { cachedProviderRecords } from '../../modules/evaluations/provider-records.js';
+import { converse } from '../../modules/suite-runs/converse.js';
+import type { CallRecord } from '../../modules/suite-runs/repo.js';
+import { CONVERSE_TASK } from '../../modules/suite-runs/service.js';
+import { settleAll, settleRun } from '../../modules/suite-runs/settle.js';
+import { CALL_WORK, completeCall, sweepExpiredCalls } from '../../modules/suite-runs/work-repo.js';
+import { type Lease, whileLeased } from '../lease.js';
+import type { Task } from '../pool.js';
+
+/**
+ * `suite_run_call.converse`: simulated calls are claimed by the fair dispatcher (the same limits
+ * as scoring), held while the lease is renewed, and finished with a compare-and-set on the lease
+ * token that also writes the transcript, so a cancelled call or a worker that lost its lease
+ * writes nothing. The sweeper re-queues calls whose worker died (they start over with the same
+ * seed) and moves runs on: when its last call ends, a run's evaluation starts; when that finishes,
+ * the run completes.
+ */
+export const converseSuiteRunCallTask = (deps: Deps): Task<CallRecord> => {
+  const records = cachedProviderRecords(deps);
+  const leaseMs = deps.config.simulationLeaseMs;
+  return {
+    name: CONVERSE_TASK,
+    concurrency: deps.config.simulationConcurrency,
+    claim: (instanceId, limit) => deps.dispatcher.claim<CallRecord>(CONVERSE_TASK, instanceId, limit),
+    run: async (call, signal) => {
+      const lease: Lease = { id: call.id, owner: call.lease_owner! };
+      const options = { leaseMs, now: deps.now, outer: signal };
+      const outcome = await whileLeased(deps.db, CALL_WORK, lease, options, (held) =>
+        converse(deps, call, held, records),
+      );
+      // shutting down: leave the call to its lease, another worker calls again
+      if (signal.aborted) return;
+      const won = await completeCall(deps.db, lease, call, outcome, deps.now());
+      if (!won) deps.logger.info({ callId: call.id }, 'lease:fenced');
+      else await settleRun(deps, call.run_id);
+      deps.dispatcher.wake();
+    },
+    sweep: async () => {
+      const swept = await sweepExpiredCalls(deps.db, deps.now(), deps.config.simulationMaxAttempts);
+      const settled = await settleAll(deps);
+      if (swept.requeued > 0 || settled > 0) deps.dispatcher.wake();
+      return swept;
+    },
+  };
+};

@@ -1,0 +1,145 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AgentDouble, startAgentDouble } from '../doubles/agent.js';
+import { CLINIC_GREETING } from '../doubles/clinic-agent.js';
+import { type JudgeDouble, startJudgeDouble } from '../doubles/judge.js';
+import { type PersonaDouble, startPersonaDouble } from '../doubles/persona.js';
+import { createTestDb, type TestDb } from '../setup-db.js';
+import { type ChildServer, callChild, childEnv, startChildServer } from './child-server.js';
+
+/**
+ * Crash safety of simulated calls with a real server process on Postgres: SIGKILL the server while
+ * calls are in progress, start another on the same database, and every call still ends, once, with
+ * exactly one whole transcript (a call cut off is called again from the start, not resumed twice).
+ */
+
+const CALLS = 12;
+let testDb: TestDb;
+let agent: AgentDouble;
+let judge: JudgeDouble;
+let persona: PersonaDouble;
+let dataDir: string;
+const running: ChildServer[] = [];
+
+const start = async () => {
+  const server = await startChildServer(
+    childEnv({
+      DATABASE_URL: testDb.url,
+      VOICE_EVAL_DATA_DIR: dataDir,
+      VOICE_EVAL_LLM_BASE_URL: persona.url,
+      VOICE_EVAL_LLM_MODEL: 'caller-and-judge',
+      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
+      VOICE_EVAL_SIMULATION_LEASE_MS: '1500',
+      VOICE_EVAL_SIMULATION_CONCURRENCY: '4',
+    }),
+  );
+  running.push(server);
+  return server;
+};
+
+/** Signs up on `server`, builds a suite whose agent is the clinic double and starts a run of CALLS calls. */
+const seed = async (server: ChildServer) => {
+  const session = await callChild(server, 'POST', '/api/v1/auth/signup', {
+    body: { email: `sim-crash-${Date.now()}@example.test`, password: 'crash test password' },
+  });
+  const token: string = session.access_token;
+  const post = (path: string, body: unknown, expect = 201) =>
+    callChild(server, 'POST', path, { token, body, expect });
+  const agentRow = await post('/api/v1/agents', {
+    name: 'Clinic',
+    call_type: 'inbound',
+    call_medium: 'phone',
+    connection: { kind: 'openai_chat', base_url: agent.chatBaseUrl, model: 'clinic-agent' },
+  });
+  const personaRow = await post('/api/v1/personas', {
+    name: 'Ada',
+    tts_provider: 'openai',
+    tts_voice_id: 'nova',
+  });
+  const scenario = await post('/api/v1/scenarios', {
+    name: 'Checkup',
+    description: 'Book a checkup.',
+    required_info: { name: 'Ada Lovelace', date: 'March 3' },
+  });
+  const metric = await post('/api/v1/metrics', { name: 'Reads back the date', metric_type: 'boolean' });
+  const suite = await post('/api/v1/evaluator-suites', {
+    name: 'Crash suite',
+    agent_id: agentRow.id,
+    persona_ids: [personaRow.id],
+    scenario_ids: [scenario.id],
+    metric_ids: [metric.id],
+  });
+  const run = await post(`/api/v1/evaluator-suites/${suite.id}/runs`, { runs_per_combination: CALLS }, 202);
+  return { token, runId: run.id as string };
+};
+
+const runningCalls = (runId: string) =>
+  testDb
+    .db('suite_run_calls')
+    .where({ run_id: runId, status: 'running' })
+    .where('lease_expires_at', '>', new Date());
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('simulated calls survive SIGKILL (Postgres)', () => {
+  beforeAll(async () => {
+    testDb = await createTestDb();
+    // slow enough that a call takes about a second: the kill lands mid-conversation
+    agent = await startAgentDouble({ latencyMs: 120 });
+    judge = await startJudgeDouble();
+    persona = await startPersonaDouble({ forwardTo: judge.url });
+    dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-sim-crash-'));
+  });
+  afterAll(async () => {
+    await Promise.all(running.splice(0).map((s) => s.stop()));
+    await Promise.all([agent.close(), judge.close(), persona.close()]);
+    await testDb.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('loses no call and writes one transcript per call', async () => {
+    const victim = await start();
+    const { token, runId } = await seed(victim);
+    // calls are mid-conversation: leased, with turns already served by the agent
+    await expect
+      .poll(async () => (await runningCalls(runId)).length, { timeout: 30_000, interval: 20 })
+      .toBeGreaterThan(0);
+    await expect
+      .poll(async () => [...agent.conversations.values()].some((c) => c.replies.length >= 2), {
+        timeout: 30_000,
+        interval: 20,
+      })
+      .toBe(true);
+    const cut = (await runningCalls(runId)).map((c) => c.id as string);
+    expect(cut.length).toBeGreaterThan(0);
+    await victim.kill();
+
+    const survivor = await start();
+    await expect
+      .poll(async () => (await callChild(survivor, 'GET', `/api/v1/suite-runs/${runId}`, { token })).status, {
+        timeout: 90_000,
+        interval: 200,
+      })
+      .toBe('completed');
+    const run = await callChild(survivor, 'GET', `/api/v1/suite-runs/${runId}`, { token });
+    expect(run).toMatchObject({ calls_total: CALLS, calls_completed: CALLS, calls_failed: 0 });
+
+    const calls = await testDb.db('suite_run_calls').where({ run_id: runId });
+    for (const call of calls) {
+      expect(call).toMatchObject({ status: 'completed', error: null, lease_owner: null });
+      if (cut.includes(call.id)) expect(call.attempts).toBeGreaterThanOrEqual(2);
+    }
+    const rows = await testDb.db('call_import_rows').whereIn(
+      'id',
+      calls.map((c) => c.call_import_row_id),
+    );
+    expect(rows).toHaveLength(CALLS);
+    for (const row of rows) {
+      expect(row.diarised_transcript_status).toBe('completed');
+      const turns = row.diarised_transcript as Array<{ speaker: string; text: string }>;
+      // one whole call: a single greeting, turns alternating from the agent
+      expect(turns.filter((t) => t.text === CLINIC_GREETING)).toHaveLength(1);
+      expect(turns.map((t) => t.speaker)).toEqual(turns.map((_, i) => (i % 2 === 0 ? 'agent' : 'user')));
+    }
+  }, 180_000);
+});
