@@ -1,6 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
 /**
+ * Resolves the workspace packages to their TypeScript sources through their custom export
+ * condition (no build needed). Vite replaces its default conditions with these, so they are listed.
+ */
+const source = {
+  ssr: { resolve: { conditions: ['@voice-eval/source', 'module', 'node', 'development|production'] } },
+};
+
+/**
  * The test projects. Vitest 4 no longer discovers a workspace file by itself: the root `test`
  * script passes this file with `--config`.
  */
@@ -8,6 +16,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        ...source,
         test: {
           name: 'contract',
           root: './contract',
@@ -16,6 +25,7 @@ export default defineConfig({
         },
       },
       {
+        ...source,
         test: {
           name: 'server',
           root: './packages/server',
@@ -26,6 +36,7 @@ export default defineConfig({
         },
       },
       {
+        ...source,
         test: {
           name: 'sdk',
           root: './packages/sdk',
@@ -35,6 +46,7 @@ export default defineConfig({
         },
       },
       {
+        ...source,
         test: {
           name: 'example-agent-sdk',
           root: './examples/agent-sdk',
@@ -42,6 +54,7 @@ export default defineConfig({
         },
       },
       {
+        ...source,
         test: {
           name: 'example-host-app',
           root: './examples/host-app',
@@ -49,6 +62,7 @@ export default defineConfig({
         },
       },
       {
+        ...source,
         test: {
           name: 'example-msw-consumer',
           root: './examples/msw-consumer',
@@ -56,6 +70,7 @@ export default defineConfig({
         },
       },
       {
+        ...source,
         test: {
           name: 'example-ci-gate',
           root: './examples/ci-gate',

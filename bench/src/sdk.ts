@@ -42,20 +42,24 @@ const sdkSize = async () => {
 /** The real server in its own process (so the client's CPU is measured alone), on port 0. */
 const startServer = async () => {
   const cwd = fileURLToPath(new URL('../../packages/server/', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'src/cli.ts', 'serve', '--port', '0'], {
-    cwd,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      VOICE_EVAL_DATA_DIR: mkdtempSync(join(tmpdir(), 'voice-eval-bench-sdk-')),
-      VOICE_EVAL_JWT_SECRET: 'bench-secret-that-is-at-least-32-characters',
-      VOICE_EVAL_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
-      VOICE_EVAL_LOG_LEVEL: 'warn',
-      VOICE_EVAL_WORKER_CONCURRENCY: '0',
-      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@voice-eval/source', '--import', 'tsx/esm', 'src/cli.ts', 'serve', '--port', '0'],
+    {
+      cwd,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        VOICE_EVAL_DATA_DIR: mkdtempSync(join(tmpdir(), 'voice-eval-bench-sdk-')),
+        VOICE_EVAL_JWT_SECRET: 'bench-secret-that-is-at-least-32-characters',
+        VOICE_EVAL_ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+        VOICE_EVAL_LOG_LEVEL: 'warn',
+        VOICE_EVAL_WORKER_CONCURRENCY: '0',
+        DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {

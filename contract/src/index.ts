@@ -19,7 +19,7 @@
  * - Metric clusters: groups of flagged evaluation rows by root cause, per metric.
  * - Problem: the RFC 9457 error body of every non-2xx response.
  */
-import { initContract } from '@ts-rest/core';
+import { type AppRouter, initContract, type RouterOptions } from '@ts-rest/core';
 import { BaseHeadersSchema, commonResponses } from './common.js';
 import { agents } from './routes/agents.js';
 import { aiProviders } from './routes/ai-providers.js';
@@ -89,7 +89,12 @@ const areas: {
 
 const options = { baseHeaders: BaseHeadersSchema, commonResponses, strictStatusCodes: true } as const;
 
-type ContractRouter = ReturnType<typeof c.router<typeof areas, '', typeof options>>;
+// A generic alias, not `typeof c.router<typeof areas, ...>` directly: the declaration bundler does
+// not follow names used inside an instantiation expression and would drop `areas` and `options`.
+type RouterOf<TAreas extends AppRouter, TOptions extends RouterOptions<''>> = ReturnType<
+  typeof c.router<TAreas, '', TOptions>
+>;
+type ContractRouter = RouterOf<typeof areas, typeof options>;
 
 /** The whole API. Route keys are the SDK's namespaces and method names. */
 export const contract: ContractRouter = c.router(areas, options);

@@ -114,6 +114,19 @@ describe('typed errors', () => {
     await expect(client({ validateResponses: false }).auth.me()).resolves.toEqual({ odd: true });
   });
 
+  it('a newer server’s enum value and field pass by default, and fail with validateResponses: true', async () => {
+    const run = { ...api.fixtures.suiteRun({ status: 'completed' }), status: 'paused', brand_new: 1 };
+    server.use(http.get(`${BASE_URL}/api/v1/suite-runs/:run_id`, () => HttpResponse.json(run)));
+    await expect(client().suiteRuns.get(run.id)).resolves.toMatchObject({ status: 'paused', brand_new: 1 });
+    const strict = await client({ validateResponses: true })
+      .suiteRuns.get(run.id)
+      .catch((e: unknown) => e);
+    expect(strict).toBeInstanceOf(ResponseValidationError);
+    // anything else than a newer server's additions still fails by default
+    server.use(http.get(`${BASE_URL}/api/v1/suite-runs/:run_id`, () => HttpResponse.json({ ...run, id: 7 })));
+    await expect(client().suiteRuns.get(run.id)).rejects.toBeInstanceOf(ResponseValidationError);
+  });
+
   it('a network failure is a ConnectionError (after retries)', async () => {
     server.use(http.get(`${BASE_URL}/api/v1/tags`, () => HttpResponse.error()));
     const error = await client({ maxRetries: 0 })

@@ -1,150 +1,74 @@
 /**
- * The packed package works: `pnpm pack` output (publishConfig exports) installed beside its
- * dependencies, loaded with `require` and `import`, and passing publint and attw.
+ * The manifest is the same for every package manager: `exports` point at `dist` (ESM and CJS, each
+ * with its declarations) and at `src` only through the workspace's `@voice-eval/source` condition,
+ * with no `workspace:` range and no `publishConfig` to rewrite on pack. `.ci/consumer-check.sh`
+ * packs, installs and type-checks the result in CI.
  */
-import { execFileSync } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'tsup';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import tsup from '../tsup.config.js';
 
-const SDK = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CONTRACT = join(SDK, '../../contract');
-const work = mkdtempSync(join(tmpdir(), 'voice-eval-sdk-pack-'));
-const app = join(work, 'app');
-const modules = join(app, 'node_modules');
-let tarball = '';
+const SDK = fileURLToPath(new URL('..', import.meta.url));
+const read = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
+const pkg = read(join(SDK, 'package.json'));
+const contractPkg = read(join(SDK, '../../contract/package.json'));
+const entries = Object.keys((tsup as { entry: Record<string, string> }).entry);
 
-const newest = (path: string): number =>
-  statSync(path).isDirectory()
-    ? Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))))
-    : statSync(path).mtimeMs;
+const conditional = (name: string) => ({
+  import: { types: `./dist/${name}.d.ts`, default: `./dist/${name}.js` },
+  require: { types: `./dist/${name}.d.cts`, default: `./dist/${name}.cjs` },
+});
 
-/** Builds dist unless it is newer than every source file (the d.ts pass takes ~40 s). */
-const buildIfStale = () => {
-  const built = (() => {
-    try {
-      return statSync(join(SDK, 'dist/index.d.cts')).mtimeMs;
-    } catch {
-      return 0;
+describe('@voice-eval/sdk package.json', () => {
+  it('exports dist for ESM and CJS, src only under the @voice-eval/source condition', () => {
+    expect(pkg.exports).toEqual({
+      '.': { '@voice-eval/source': './src/index.ts', ...conditional('index') },
+      './msw': { '@voice-eval/source': './src/msw/index.ts', ...conditional('msw/index') },
+      './package.json': './package.json',
+    });
+    for (const entry of Object.values<Record<string, string>>(pkg.exports).filter(
+      (e) => typeof e === 'object',
+    )) {
+      expect(Object.keys(entry)[0]).toBe('@voice-eval/source');
+      expect(existsSync(join(SDK, entry['@voice-eval/source']!))).toBe(true);
     }
-  })();
-  const sources = Math.max(
-    newest(join(SDK, 'src')),
-    newest(join(SDK, 'tsup.config.ts')),
-    newest(join(SDK, 'package.json')),
-  );
-  if (built < sources)
-    execFileSync('pnpm', ['--filter', '@voice-eval/sdk', 'build'], { cwd: SDK, stdio: 'pipe' });
-};
-
-/** The contract as its package would be published: JS built from source, publishConfig exports. */
-const installContract = async () => {
-  const target = join(modules, '@voice-eval/contract');
-  await build({
-    entry: { index: join(CONTRACT, 'src/index.ts') },
-    format: ['esm', 'cjs'],
-    outDir: join(target, 'dist'),
-    external: ['zod', '@ts-rest/core', '@ts-rest/open-api'],
-    config: false,
-    silent: true,
-  });
-  const pkg = JSON.parse(readFileSync(join(CONTRACT, 'package.json'), 'utf8'));
-  writeFileSync(join(target, 'package.json'), JSON.stringify({ ...pkg, ...pkg.publishConfig }));
-};
-
-const link = (name: string) => {
-  const target = join(modules, name);
-  mkdirSync(dirname(target), { recursive: true });
-  symlinkSync(realpathSync(join(SDK, 'node_modules', name)), target, 'dir');
-};
-
-const SMOKE = (load: string) => `${load}
-const run = async () => {
-  const mocks = createVoiceEvalMocks();
-  const server = setupServer(...mocks.handlers);
-  server.listen({ onUnhandledRequest: 'error' });
-  const client = new VoiceEval({ baseUrl: 'https://api.voice-eval.test', apiKey: 'k', logLevel: 'off' });
-  const tag = await client.tags.create({ name: 'smoke' });
-  const page = await client.tags.list();
-  const error = await client.tags.delete('00000000-0000-4000-8000-0000000000ff').catch((e) => e);
-  server.close();
-  process.stdout.write(JSON.stringify({ name: tag.name, total: page.total, notFound: error instanceof NotFoundError && error instanceof VoiceEvalError }));
-};
-run().catch((e) => { process.stderr.write(String(e && e.stack)); process.exit(1); });
-`;
-
-beforeAll(async () => {
-  buildIfStale();
-  execFileSync('pnpm', ['pack', '--pack-destination', work], { cwd: SDK, stdio: 'pipe' });
-  tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!);
-  mkdirSync(join(modules, '@voice-eval/sdk'), { recursive: true });
-  execFileSync('tar', ['-xzf', tarball, '-C', join(modules, '@voice-eval/sdk'), '--strip-components=1']);
-  await installContract();
-  for (const name of ['zod', '@ts-rest/core', 'msw']) link(name);
-  writeFileSync(
-    join(app, 'smoke.cjs'),
-    SMOKE(`const { VoiceEval, NotFoundError, VoiceEvalError } = require('@voice-eval/sdk');
-const { createVoiceEvalMocks } = require('@voice-eval/sdk/msw');
-const { setupServer } = require('msw/node');`),
-  );
-  writeFileSync(
-    join(app, 'smoke.mjs'),
-    SMOKE(`import { VoiceEval, NotFoundError, VoiceEvalError } from '@voice-eval/sdk';
-import { createVoiceEvalMocks } from '@voice-eval/sdk/msw';
-import { setupServer } from 'msw/node';`),
-  );
-}, 240_000);
-
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-const node = (file: string) =>
-  JSON.parse(execFileSync(process.execPath, [file], { cwd: app, encoding: 'utf8' }));
-
-describe('the packed package', () => {
-  it('ships only dist (ESM, CJS, both kinds of declarations) and the README', () => {
-    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
-    for (const entry of ['index', 'msw/index']) {
-      for (const ext of ['.js', '.cjs', '.d.ts', '.d.cts'])
-        expect(files).toContain(`package/dist/${entry}${ext}`);
-    }
-    const extra = ['package/package.json', 'package/README.md'];
-    expect(files.filter((f) => f && !f.startsWith('package/dist/') && !extra.includes(f))).toEqual([]);
   });
 
-  it('works with require()', () => {
-    expect(node('smoke.cjs')).toEqual({ name: 'smoke', total: 1, notFound: true });
+  it('builds exactly the entries it exports', () => {
+    expect(entries.sort()).toEqual(['index', 'msw/index']);
   });
 
-  it('works with import', () => {
-    expect(node('smoke.mjs')).toEqual({ name: 'smoke', total: 1, notFound: true });
+  it('points the legacy fields at the same files', () => {
+    expect(pkg).toMatchObject({
+      main: './dist/index.cjs',
+      module: './dist/index.js',
+      types: './dist/index.d.ts',
+    });
   });
 
-  it('passes publint --strict', () => {
-    expect(() =>
-      execFileSync(join(SDK, 'node_modules/.bin/publint'), [tarball, '--strict'], { stdio: 'pipe' }),
-    ).not.toThrow();
+  it('needs no rewriting on pack: no publishConfig, no workspace: ranges', () => {
+    expect(pkg).not.toHaveProperty('publishConfig');
+    const ranges = { ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies };
+    for (const [name, range] of Object.entries(ranges)) expect(range, name).not.toMatch(/^workspace:/);
   });
 
-  it('passes @arethetypeswrong/cli (node16 profile)', () => {
-    expect(() =>
-      execFileSync(
-        join(SDK, 'node_modules/.bin/attw'),
-        [tarball, '--profile', 'node16', '--format', 'json'],
-        { stdio: 'pipe' },
-      ),
-    ).not.toThrow();
-  }, 60_000);
+  it('depends on the contract of its own version (they are released together)', () => {
+    expect(pkg.dependencies['@voice-eval/contract']).toBe(contractPkg.version);
+    expect(pkg.version).toBe(contractPkg.version);
+  });
+
+  it('ships dist only, side-effect free, MIT with a LICENSE file', () => {
+    expect(pkg.files).toEqual(['dist']);
+    expect(pkg.sideEffects).toBe(false);
+    expect(pkg.license).toBe('MIT');
+    expect(readFileSync(join(SDK, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+  });
+
+  it('keeps msw an optional peer', () => {
+    expect(pkg.peerDependencies.msw).toBeTruthy();
+    expect(pkg.peerDependenciesMeta.msw).toEqual({ optional: true });
+    expect(pkg.dependencies).not.toHaveProperty('msw');
+  });
 });

@@ -128,7 +128,12 @@ export class ApiClient {
         timeout: options.timeout ?? this._options.timeout ?? 60_000,
         maxRetries: options.maxRetries ?? this._options.maxRetries ?? 2,
         retryMutations: idempotencyKey !== undefined,
-        validate: this._options.validateResponses ?? true,
+        validate:
+          this._options.validateResponses === undefined
+            ? 'tolerant'
+            : this._options.validateResponses
+              ? 'strict'
+              : 'off',
       });
     if (open) return attempt({});
     const credentials = await this._auth.headers();

@@ -40,7 +40,12 @@ export interface ClientOptions {
   logLevel?: LogLevel;
   /** Headers added to every request. @default {} */
   defaultHeaders?: Record<string, string>;
-  /** Check every success response against the contract (`ResponseValidationError` on mismatch). @default true */
+  /**
+   * Check success responses against the contract (`ResponseValidationError` on a mismatch). By
+   * default a value this SDK does not know yet (a newer server's enum value or union kind) passes
+   * through unchanged and any other mismatch throws; `true` makes every mismatch throw, `false`
+   * turns the check off. @default tolerant (see "Forward compatibility" in the README)
+   */
   validateResponses?: boolean;
 }
 

@@ -39,7 +39,8 @@ export interface SendRequest {
   maxRetries: number;
   /** POST and PATCH are retried only when this is set (an Idempotency-Key is sent). */
   retryMutations: boolean;
-  validate: boolean;
+  /** `strict`: any mismatch throws; `tolerant`: values this SDK does not know yet pass; `off`. */
+  validate: 'strict' | 'tolerant' | 'off';
 }
 
 /** A successful, validated response. */
@@ -58,7 +59,10 @@ type Schema = {
     value: unknown,
   ):
     | { success: true; data: unknown }
-    | { success: false; error: { issues: Array<{ path: (string | number)[]; message: string }> } };
+    | {
+        success: false;
+        error: { issues: Array<{ code: string; path: (string | number)[]; message: string }> };
+      };
 };
 const isSchema = (value: unknown): value is Schema =>
   typeof (value as Partial<Schema> | undefined)?.safeParse === 'function';
@@ -109,8 +113,14 @@ const readBody = async (response: Response, method: string): Promise<unknown> =>
   }
 };
 
+/**
+ * What a newer server may add without breaking this SDK: a value of an enum, or a kind of a
+ * discriminated union, that this SDK does not know yet. Unknown fields are dropped by the parse.
+ */
+const NEWER_SERVER_ISSUES = new Set(['invalid_enum_value', 'invalid_union_discriminator', 'invalid_literal']);
+
 const validateBody = (req: SendRequest, status: number, body: unknown, requestId?: string): unknown => {
-  if (!req.validate) return body;
+  if (req.validate === 'off') return body;
   if (!(status in req.responses)) {
     throw new ResponseValidationError(
       `${req.method} ${req.url} answered ${status}, which the contract does not declare.`,
@@ -125,6 +135,9 @@ const validateBody = (req: SendRequest, status: number, body: unknown, requestId
   if (!isSchema(schema)) return body;
   const result = schema.safeParse(body);
   if (result.success) return result.data;
+  // a newer server's additions: the body as sent, rather than a failed call
+  if (req.validate === 'tolerant' && result.error.issues.every((i) => NEWER_SERVER_ISSUES.has(i.code)))
+    return body;
   const issues = result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
   throw new ResponseValidationError(
     `The ${status} response of ${req.method} ${req.url} does not match the contract: ${issues

@@ -44,11 +44,15 @@ const exited = (child: ChildProcess) =>
 
 /** Starts a child server and resolves once it listens (rejects if it exits first or takes over `timeoutMs`). */
 export const startChildServer = async (env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<ChildServer> => {
-  const child = spawn(process.execPath, ['--import', 'tsx/esm', 'src/cli.ts', 'serve'], {
-    cwd: PACKAGE_ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=@voice-eval/source', '--import', 'tsx/esm', 'src/cli.ts', 'serve'],
+    {
+      cwd: PACKAGE_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`child server did not start:\n${output}`)), timeoutMs);

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { ClientOptions, VoiceEval } from '@voice-eval/sdk';
+import type { OpenAiDouble } from '../doubles/openai-compatible.js';
+import { CASCADED, unique } from '../sdk-e2e/fixtures.js';
+import type { SdkHarness } from '../sdk-e2e/sdk-harness.js';
+
+/** What the drivers of the conformance test share: clients whose traffic is recorded. */
+export type Drive = {
+  h: SdkHarness;
+  /** The tenant owner (bearer token and refresh token). */
+  client: VoiceEval;
+  /** No credentials: the public routes. */
+  anonymous: VoiceEval;
+  /** The server's default LLM (chat replies are scripted per test). */
+  double: OpenAiDouble;
+  /** Options every further client needs (the recording `fetch`). */
+  options: ClientOptions;
+};
+
+const PASSWORD = 'correct horse battery staple';
+
+/** Sessions, the caller, API keys, workspaces and invitations. */
+export const driveAccess = async ({ h, client, anonymous, options }: Drive) => {
+  await anonymous.auth.config();
+  const email = `conformance-${randomUUID()}@example.test`;
+  const signedUp = await anonymous.auth.signup({
+    email,
+    password: PASSWORD,
+    organization_name: 'Conformance',
+  });
+  const loggedIn = await anonymous.auth.login({ email, password: PASSWORD });
+  await anonymous.auth.refresh({ refresh_token: signedUp.refresh_token });
+  await anonymous.auth.logout({ refresh_token: loggedIn.refresh_token });
+
+  const key = await client.auth.generateKey({ name: 'conformance' });
+  const withKey = await h.sdkWithApiKey(h, options);
+  await client.auth.me();
+  await withKey.auth.me();
+  await client.auth.switchOrg({ organization_id: h.organizationId });
+  await client.apiKeys.list();
+  await client.apiKeys.revoke(key.id);
+
+  const workspace = await client.workspaces.create({ name: unique('Workspace') });
+  await client.workspaces.get(workspace.id);
+  await client.workspaces.update(workspace.id, { name: unique('Renamed') });
+  await client.workspaces.list({ page: 1, page_size: 5 });
+
+  const invitation = await client.invitations.create({
+    email: `invitee-${randomUUID()}@example.test`,
+    role: 'MEMBER',
+  });
+  await anonymous.auth.invitationPreview(invitation.token);
+  await anonymous.invitations.accept({ token: invitation.token, password: PASSWORD });
+};
+
+/** Organization settings and workspace catalogues: AI providers, integrations, tags, voice bundles. */
+export const driveSettings = async ({ client, double }: Drive) => {
+  const provider = await client.aiProviders.create({
+    provider: 'openai_compatible',
+    name: unique('Provider'),
+    api_key: 'sk-conformance-0123456789abcdef',
+    endpoint_url: double.url,
+  });
+  await client.aiProviders.get(provider.id);
+  await client.aiProviders.update(provider.id, { name: unique('Provider') });
+  await client.aiProviders.list({ is_active: true });
+  await client.aiProviders.test(provider.id);
+  await client.aiProviders.delete(provider.id);
+
+  const integration = await client.integrations.create({
+    platform: 'vapi',
+    name: unique('Integration'),
+    secret_key: 'sk-integration-0123456789',
+    public_key: 'pk_live_conformance',
+  });
+  await client.integrations.get(integration.id);
+  await client.integrations.update(integration.id, { name: unique('Integration') });
+  await client.integrations.list();
+  await client.integrations.delete(integration.id);
+
+  const tag = await client.tags.create({ name: unique('Tag') });
+  await client.tags.list();
+  await client.tags.delete(tag.id);
+
+  const bundle = await client.voiceBundles.create({ name: unique('Bundle'), ...CASCADED });
+  await client.voiceBundles.get(bundle.id);
+  await client.voiceBundles.update(bundle.id, { name: unique('Bundle') });
+  await client.voiceBundles.list({ is_active: true });
+  await client.voiceBundles.delete(bundle.id);
+};
