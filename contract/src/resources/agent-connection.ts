@@ -9,7 +9,7 @@ import { Timestamp } from '../common.js';
  * in the reply hangs up). `webhook`: `POST {url}` with the conversation, signed with the Standard
  * Webhooks scheme, answered `{ reply, end_call? }`.
  */
-export const AGENT_CONNECTION_KINDS = ['openai_chat', 'webhook'] as const;
+export const AGENT_CONNECTION_KINDS = ['openai_chat', 'webhook', 'twilio_media_stream'] as const;
 export const AgentConnectionKindSchema = z.enum(AGENT_CONNECTION_KINDS);
 export type AgentConnectionKind = z.infer<typeof AgentConnectionKindSchema>;
 
@@ -50,10 +50,24 @@ export const WebhookConnectionSchema = z.object({
   has_secret: z.boolean(),
 });
 
+/**
+ * A `twilio_media_stream` connection as answered: the platform plays Twilio's side of a
+ * bidirectional Media Stream over a WebSocket to `url` (voice channel, DESIGN §13). The auth
+ * header value is write-only (`has_auth_header`).
+ */
+export const TwilioMediaStreamConnectionSchema = z.object({
+  kind: z.literal('twilio_media_stream'),
+  url: z.string(),
+  /** Sent in the `start` message's `customParameters`, as Twilio's `<Parameter>`s are. */
+  custom_parameters: z.record(z.string(), z.string()),
+  has_auth_header: z.boolean(),
+});
+
 /** An agent's connection as answered; secrets are never returned. */
 export const AgentConnectionSchema = z.discriminatedUnion('kind', [
   OpenAiChatConnectionSchema,
   WebhookConnectionSchema,
+  TwilioMediaStreamConnectionSchema,
 ]);
 export type AgentConnection = z.infer<typeof AgentConnectionSchema>;
 
@@ -81,10 +95,34 @@ export const WebhookConnectionWriteSchema = z
   .object({ kind: z.literal('webhook'), url: HTTP_URL, secret: WEBHOOK_SECRET.optional() })
   .strict();
 
+const WS_URL = z
+  .string()
+  .trim()
+  .max(2048)
+  .url()
+  .refine((url) => /^wss?:\/\//i.test(url), 'Expected a ws or wss URL');
+
+/**
+ * Write a `twilio_media_stream` connection. `auth_header` is sent as the `Authorization` header of
+ * the WebSocket upgrade (write-only; omitted on update keeps the stored one, null removes it).
+ */
+export const TwilioMediaStreamConnectionWriteSchema = z
+  .object({
+    kind: z.literal('twilio_media_stream'),
+    url: WS_URL,
+    custom_parameters: z
+      .record(z.string().trim().min(1).max(128), z.string().max(1024))
+      .refine((params) => Object.keys(params).length <= 20, 'At most 20 custom parameters')
+      .optional(),
+    auth_header: SECRET.nullable().optional(),
+  })
+  .strict();
+
 /** The `connection` of an agent create or update body; null removes the connection. */
 export const AgentConnectionWriteSchema = z.discriminatedUnion('kind', [
   OpenAiChatConnectionWriteSchema,
   WebhookConnectionWriteSchema,
+  TwilioMediaStreamConnectionWriteSchema,
 ]);
 export type AgentConnectionWrite = z.infer<typeof AgentConnectionWriteSchema>;
 
@@ -92,7 +130,7 @@ export type AgentConnectionWrite = z.infer<typeof AgentConnectionWriteSchema>;
 export const AGENT_ERROR_CODES = [
   /** The address was refused, the connection failed, or the agent answered a non-2xx status. */
   'agent_unreachable',
-  /** No answer within the per-turn timeout. */
+  /** No answer within the per-turn timeout (on the voice channel: the socket stayed silent). */
   'agent_timeout',
   /** An answer that is not the protocol's reply (no text, wrong JSON). */
   'agent_invalid_response',

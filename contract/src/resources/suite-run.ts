@@ -8,9 +8,47 @@ import { AGENT_ERROR_CODES } from './agent-connection.js';
  * `failed` when no call could be held or scoring could not run; `cancelled` from any state
  * before `completed`.
  */
-export const SUITE_RUN_STATUSES = ['pending', 'running', 'evaluating', 'completed', 'failed', 'cancelled'] as const;
+export const SUITE_RUN_STATUSES = [
+  'pending',
+  'running',
+  'evaluating',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export const SuiteRunStatusSchema = z.enum(SUITE_RUN_STATUSES);
 export type SuiteRunStatus = z.infer<typeof SuiteRunStatusSchema>;
+
+/**
+ * How a run's calls reach the agent, from its connection when the run started: `text`
+ * (`openai_chat`, `webhook`) or `voice` (`twilio_media_stream`: audio both ways, DESIGN §13).
+ */
+export const SUITE_RUN_CHANNELS = ['text', 'voice'] as const;
+
+/**
+ * Objective measures of a voice call, from its audio timeline (milliseconds from the start of the
+ * stream). Latency runs from the end of the caller's speech to the agent's first audio after it.
+ * An interruption is one side starting to speak while the other is speaking; the agent yields to a
+ * barge-in when its audio stops (or it sends `clear`) within 1 s of the caller starting. Ratios
+ * are shares of the call's duration.
+ */
+export const VoiceMeasuresSchema = z.object({
+  duration_ms: z.number().int().min(0),
+  agent_latency_p50_ms: z.number().int().min(0).nullable(),
+  agent_latency_p95_ms: z.number().int().min(0).nullable(),
+  /** From the start of the stream to the agent's first audio. */
+  time_to_first_word_ms: z.number().int().min(0).nullable(),
+  agent_interruptions: z.number().int().min(0),
+  caller_interruptions: z.number().int().min(0),
+  /** Barge-ins by the caller that the agent yielded to; null when the caller never barged in. */
+  yielded_on_barge_in: z.boolean().nullable(),
+  clear_messages: z.number().int().min(0),
+  overlap_ratio: z.number().min(0).max(1),
+  silence_ratio: z.number().min(0).max(1),
+  /** The agent's share of the time anyone spoke. */
+  agent_talk_ratio: z.number().min(0).max(1),
+});
+export type VoiceMeasures = z.infer<typeof VoiceMeasuresSchema>;
 
 /** What started a run: an API call (SDK, CLI) or the suite's schedule. */
 export const SUITE_RUN_TRIGGERS = ['api', 'schedule'] as const;
@@ -30,6 +68,8 @@ export const SUITE_RUN_CALL_END_REASONS = ['agent_ended', 'caller_ended', 'max_t
 export const SUITE_RUN_CALL_ERROR_CODES = [
   ...AGENT_ERROR_CODES,
   'persona_model_error',
+  /** Text to speech of the caller or speech to text of the agent failed (voice channel). */
+  'speech_provider_error',
   'cancelled',
   'attempts_exhausted',
 ] as const;
@@ -82,6 +122,7 @@ export const SuiteRunSchema = z.object({
   agent_id: Uuid,
   status: SuiteRunStatusSchema,
   trigger: z.enum(SUITE_RUN_TRIGGERS),
+  channel: z.enum(SUITE_RUN_CHANNELS),
   runs_per_combination: z.number().int().min(1),
   /** The combinations run, in the order their calls were queued. */
   combination_ids: z.array(Uuid),
@@ -101,6 +142,12 @@ export const SuiteRunSchema = z.object({
   pass_rate: Rate.nullable(),
   metric_summary: z.array(SuiteRunMetricSummarySchema),
   combination_summary: z.array(SuiteRunCombinationSummarySchema),
+  /**
+   * Voice runs: each numeric voice measure's mean over the completed calls that have it, keyed by
+   * the measure's name, and `yielded_on_barge_in` as the share of calls with a barge-in where the
+   * agent yielded (null for text runs).
+   */
+  voice_summary: z.record(z.string(), z.number()).nullable(),
   error_message: z.string().nullable(),
   started_at: Timestamp.nullable(),
   finished_at: Timestamp.nullable(),
@@ -159,6 +206,8 @@ export const SuiteRunCallSchema = z.object({
   /** Turns spoken, agent's and caller's. */
   turns: Count,
   agent_latency: AgentLatencySchema.nullable(),
+  /** Voice calls: the objective measures of the call (null for text calls and failed ones). */
+  voice_measures: VoiceMeasuresSchema.nullable(),
   attempts: Count,
   started_at: Timestamp.nullable(),
   completed_at: Timestamp.nullable(),
@@ -228,6 +277,15 @@ export const SuiteRunComparisonSchema = z.object({
   metrics: z.array(MetricComparisonSchema),
   /** Combinations with at least one regressed call. */
   combinations: z.array(CombinationComparisonSchema),
+  /** Voice runs: each voice measure's mean now and in the baseline (empty for text runs). */
+  voice: z.array(
+    z.object({
+      measure: z.string(),
+      current: z.number().nullable(),
+      baseline: z.number().nullable(),
+      delta: z.number().nullable(),
+    }),
+  ),
   /** True when any metric's drop is significant. */
   regressed: z.boolean(),
 });

@@ -55,9 +55,7 @@ const IDEMPOTENT_METHODS = ['get', 'put', 'head', 'delete', 'options', 'trace'];
 const ALL_METHODS = [...IDEMPOTENT_METHODS, 'post', 'patch'];
 
 type Schema = {
-  safeParse(
-    value: unknown,
-  ):
+  safeParse(value: unknown):
     | { success: true; data: unknown }
     | {
         success: false;

@@ -20,6 +20,16 @@ export const readConnection = (
     }
     return { kind: 'webhook', url: write.url, has_secret: true };
   }
+  if (write.kind === 'twilio_media_stream') {
+    const was = previous?.kind === 'twilio_media_stream' ? previous : undefined;
+    return {
+      kind: 'twilio_media_stream',
+      url: write.url,
+      custom_parameters: write.custom_parameters ?? was?.custom_parameters ?? {},
+      has_auth_header:
+        write.auth_header === undefined ? (was?.has_auth_header ?? false) : write.auth_header !== null,
+    };
+  }
   const before = previous?.kind === 'openai_chat' ? previous : undefined;
   return {
     kind: 'openai_chat',

@@ -40,6 +40,8 @@ export const createSimulationFixtures = (fixture: DefineFixture): SimulationFixt
     suite_name: `Suite ${n}`,
     status: 'pending',
     trigger: 'api',
+    channel: 'text',
+    voice_summary: null,
     runs_per_combination: 1,
     created_by: MOCK_USER_ID,
   })),
@@ -47,9 +49,11 @@ export const createSimulationFixtures = (fixture: DefineFixture): SimulationFixt
     conversation_id: `simulated-${n}`,
     repetition: 1,
     status: 'pending',
+    voice_measures: null,
   })),
   suiteRunComparison: fixture(SuiteRunComparisonSchema)(() => ({
     significance_level: 0.05,
+    voice: [],
     regressed: false,
   })),
 });

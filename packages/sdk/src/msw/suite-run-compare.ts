@@ -138,6 +138,18 @@ export const compareRuns = (env: MockEnv, run: SuiteRun, baseline: SuiteRun | nu
     baseline_pass_rate: baseline?.pass_rate ?? null,
     metrics,
     combinations: baseline ? regressedCombinations(env, run, baseline) : [],
+    voice: Object.keys(run.voice_summary ?? {})
+      .sort()
+      .map((measure) => {
+        const current = run.voice_summary?.[measure] ?? null;
+        const before = baseline?.voice_summary?.[measure] ?? null;
+        return {
+          measure,
+          current,
+          baseline: before,
+          delta: current !== null && before !== null ? current - before : null,
+        };
+      }),
     regressed: metrics.some((m) => m.regression),
   };
 };

@@ -1,4 +1,4 @@
-import type { EvaluationRow, SuiteRun, SuiteRunCall } from '@voice-eval/contract';
+import type { EvaluationRow, SuiteRun, SuiteRunCall, VoiceMeasures } from '@voice-eval/contract';
 import type { MockEnv } from './env.js';
 import { MOCK_GREETING } from './simulation-fixtures.js';
 
@@ -74,6 +74,12 @@ export const saveRun = (env: MockEnv, run: SuiteRun, patch: Partial<SuiteRun> = 
     calls_cancelled: count('cancelled'),
     combination_summary,
     pass_rate: rate(scored.filter((c) => !flaggedCall(c)).length, scored.length),
+    voice_summary:
+      next.channel === 'voice'
+        ? voiceSummaryOf(
+            calls.flatMap((c) => (c.status === 'completed' && c.voice_measures ? [c.voice_measures] : [])),
+          )
+        : null,
     updated_at: env.seq.timestamp(),
   };
   return env.db.suiteRuns.update(run.id, value) ?? value;
@@ -82,13 +88,43 @@ export const saveRun = (env: MockEnv, run: SuiteRun, patch: Partial<SuiteRun> = 
 const startCall = (env: MockEnv, call: SuiteRunCall, at: string) =>
   env.db.suiteRunCalls.update(call.id, { status: 'running', attempts: 1, started_at: at });
 
-const completeCall = (env: MockEnv, call: SuiteRunCall, at: string) => {
+/** Measures of a mocked voice call, fixed by its seed (the server measures them from the audio). */
+const voiceMeasuresOf = (call: SuiteRunCall, p50: number): VoiceMeasures => ({
+  duration_ms: 30_000 + (call.seed % 20_000),
+  agent_latency_p50_ms: p50,
+  agent_latency_p95_ms: p50 + 300,
+  time_to_first_word_ms: 600 + (call.seed % 400),
+  agent_interruptions: call.seed % 3 === 0 ? 1 : 0,
+  caller_interruptions: 1,
+  yielded_on_barge_in: call.seed % 4 !== 0,
+  clear_messages: call.seed % 4 !== 0 ? 1 : 0,
+  overlap_ratio: 0.02,
+  silence_ratio: 0.3,
+  agent_talk_ratio: 0.6,
+});
+
+/** The mean of each numeric measure over the calls, as the server's `voice_summary`. */
+const voiceSummaryOf = (measures: readonly VoiceMeasures[]): Record<string, number> | null => {
+  if (measures.length === 0) return null;
+  const summary: Record<string, number> = {};
+  for (const key of Object.keys(measures[0]!) as Array<keyof VoiceMeasures>) {
+    const values = measures.map((m) => m[key]).filter((v): v is number => typeof v === 'number');
+    if (values.length > 0) summary[key] = values.reduce((a, b) => a + b, 0) / values.length;
+  }
+  const barged = measures.filter((m) => m.yielded_on_barge_in !== null);
+  if (barged.length > 0)
+    summary.yielded_on_barge_in = barged.filter((m) => m.yielded_on_barge_in).length / barged.length;
+  return summary;
+};
+
+const completeCall = (env: MockEnv, call: SuiteRunCall, at: string, voice: boolean) => {
   const p50 = 350 + (call.seed % 200);
   env.db.suiteRunCalls.update(call.id, {
     status: 'completed',
     end_reason: call.seed % 5 === 0 ? 'agent_ended' : 'caller_ended',
     turns: 4 + (call.seed % 7),
     agent_latency: { p50_ms: p50, p95_ms: p50 + 300, max_ms: p50 + 450 },
+    voice_measures: voice ? voiceMeasuresOf(call, p50) : null,
     attempts: 1,
     started_at: call.started_at ?? at,
     completed_at: at,
@@ -170,13 +206,14 @@ export const advanceRun = (env: MockEnv, run: SuiteRun): SuiteRun => {
       // Half of the calls (rounded down) done, so a one-call run is still visibly running.
       const half = Math.floor(calls.length / 2);
       for (const [i, call] of calls.entries()) {
-        if (i < half) completeCall(env, call, at);
+        if (i < half) completeCall(env, call, at, run.channel === 'voice');
         else startCall(env, call, at);
       }
       return saveRun(env, run, { status: 'running', started_at: at });
     }
     case 'running': {
-      for (const call of calls) if (call.status !== 'completed') completeCall(env, call, at);
+      for (const call of calls)
+        if (call.status !== 'completed') completeCall(env, call, at, run.channel === 'voice');
       const evaluation_id = startEvaluation(env, run, metricIds, at);
       return saveRun(env, run, { status: 'evaluating', evaluation_id });
     }

@@ -84,8 +84,10 @@ export const startRun = (env: MockEnv, req: ParsedRequest, suite: EvaluatorSuite
     }),
     scope,
   );
+  const agent = env.db.agents.get(suite.agent_id, req.workspaceId);
   const run: SuiteRun = env.fixtures.suiteRun({
     ...workspaceField(req),
+    channel: agent?.connection?.kind === 'twilio_media_stream' ? 'voice' : 'text',
     suite_id: suite.id,
     suite_name: suite.name,
     agent_id: suite.agent_id,

@@ -13,6 +13,7 @@ import * as m20261121000300 from './migrations/20261121000300_create_call_import
 import * as m20261121000400 from './migrations/20261121000400_create_evaluations.js';
 import * as m20261121000500 from './migrations/20261121000500_create_metric_cluster_reports.js';
 import * as m20261125000100 from './migrations/20261125000100_create_suite_runs.js';
+import * as m20261125000200 from './migrations/20261125000200_add_voice_simulation.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261121000400_create_evaluations': m20261121000400,
   '20261121000500_create_metric_cluster_reports': m20261121000500,
   '20261125000100_create_suite_runs': m20261125000100,
+  '20261125000200_add_voice_simulation': m20261125000200,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,8 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import type { AddressPolicy } from './address-policy.js';
+import { AddressRefusedError, guardedLookup, refusedLiteralHost } from './guarded-lookup.js';
 
 /** Options of {@link safeFetch}. */
 export interface SafeFetchOptions {
@@ -68,38 +67,14 @@ type HopRequest = { method: string; headers: Record<string, string>; body?: stri
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
-
-/** A DNS lookup that only answers addresses the policy allows, so the socket connects to a vetted address. */
-const guardedLookup =
-  (policy: AddressPolicy, hostAllowed: boolean): LookupFunction =>
-  (hostname, options, callback) => {
-    dnsLookup(hostname, { all: true, verbatim: true }, (error, found: LookupAddress[]) => {
-      if (error) return callback(error, '', 4);
-      const usable = found.filter((a) => hostAllowed || policy.isAddressAllowed(a.address));
-      if (usable.length === 0) {
-        const refused = new FetchFailure(
-          'address_refused',
-          `${hostname} resolves to an address that is not allowed`,
-        );
-        return callback(refused as NodeJS.ErrnoException, '', 4);
-      }
-      if ((options as { all?: boolean }).all)
-        return (callback as (e: null, a: LookupAddress[]) => void)(null, usable);
-      callback(null, usable[0]!.address, usable[0]!.family);
-    });
-  };
-
 const checkUrl = (url: URL, policy: AddressPolicy) => {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new FetchFailure('invalid_url', `Only http and https URLs are fetched, not ${url.protocol}`);
   }
   if (url.username || url.password)
     throw new FetchFailure('invalid_url', 'URLs with credentials are not fetched');
-  const host = bareHost(url);
-  if (isIP(host) && !policy.isAddressAllowed(host) && !policy.isHostAllowListed(host)) {
-    throw new FetchFailure('address_refused', `The address ${host} is not allowed`);
-  }
+  const refused = refusedLiteralHost(url, policy);
+  if (refused) throw new FetchFailure('address_refused', refused);
 };
 
 const readBody = (res: IncomingMessage, maxBytes: number) =>
@@ -127,7 +102,6 @@ type Hop = { redirect: URL; status: number } | { status: number; bytes: Buffer; 
 const requestOnce = (url: URL, hop: HopRequest, options: SafeFetchOptions, signal: AbortSignal) =>
   new Promise<Hop>((resolve, reject) => {
     const transport = url.protocol === 'https:' ? https : http;
-    const hostAllowed = options.policy.isHostAllowListed(bareHost(url));
     const headers = { ...hop.headers };
     if (hop.body !== undefined) headers['content-length'] = String(Buffer.byteLength(hop.body));
     const req = transport.request(
@@ -135,7 +109,7 @@ const requestOnce = (url: URL, hop: HopRequest, options: SafeFetchOptions, signa
       {
         method: hop.method,
         agent: false,
-        lookup: guardedLookup(options.policy, hostAllowed),
+        lookup: guardedLookup(options.policy),
         signal,
         headers,
       },
@@ -183,6 +157,9 @@ const nextHop = (hop: HopRequest, status: number, from: URL, to: URL, options: S
 };
 
 const asFailure = (error: unknown, deadline: AbortSignal, outer?: AbortSignal): SafeFetchResult => {
+  if (error instanceof AddressRefusedError) {
+    return { ok: false, code: 'address_refused', message: error.message };
+  }
   if (error instanceof FetchFailure) {
     const failure = { ok: false as const, code: error.code, message: error.message };
     return error.status === undefined ? failure : { ...failure, status: error.status };

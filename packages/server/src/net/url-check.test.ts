@@ -56,6 +56,27 @@ describe('checkUrlAtSave', () => {
     expect(await checkUrlAtSave('https://slow.example.test/v1', strict, options)).toEqual({ ok: true });
   });
 
+  it('checks ws and wss URLs the same way when asked for WebSocket schemes', async () => {
+    const ws = { scheme: 'ws' } as const;
+    expect(await checkUrlAtSave('ws://127.0.0.1:8080/media', strict, ws)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/private/),
+    });
+    expect(await checkUrlAtSave('wss://[fd00::1]/media', strict, ws)).toMatchObject({ ok: false });
+    const loopback = createAddressPolicy(['127.0.0.1']);
+    expect(await checkUrlAtSave('ws://127.0.0.1:8080/media', loopback, ws)).toEqual({ ok: true });
+    const publicOnly = { ...ws, resolve: resolvesTo('93.184.216.34') };
+    expect(await checkUrlAtSave('wss://agent.example.com/media', strict, publicOnly)).toEqual({ ok: true });
+    expect(await checkUrlAtSave('https://agent.example.com/media', strict, publicOnly)).toMatchObject({
+      ok: false,
+      message: 'Expected a ws or wss URL',
+    });
+    expect(await checkUrlAtSave('ws://agent.example.com/media', strict)).toMatchObject({
+      ok: false,
+      message: 'Expected an http or https URL',
+    });
+  });
+
   it('refuses other schemes and URLs carrying credentials', async () => {
     expect(await checkUrlAtSave('ftp://example.com/x', strict)).toMatchObject({ ok: false });
     expect(await checkUrlAtSave('https://user:pw@example.com/x', strict)).toMatchObject({

@@ -14,6 +14,8 @@ export interface CheckUrlOptions {
   resolve?: ResolveAll;
   /** How long the host name may take to resolve, in ms. @default 5000 */
   resolveTimeoutMs?: number;
+  /** The schemes accepted: `http` (with https) or `ws` (with wss) for WebSocket URLs. @default 'http' */
+  scheme?: 'http' | 'ws';
 }
 
 const systemResolve: ResolveAll = (host) => dnsLookup(host, { all: true, verbatim: true });
@@ -33,9 +35,10 @@ const resolveWithin = async (resolve: ResolveAll, host: string, timeoutMs: numbe
 
 /**
  * Checks a user-supplied URL when it is saved, so a wrong address is a 422 at once rather than a
- * failure on every later call: http(s) only, no credentials in it, and the host (an address, or
- * every address its name resolves to now) allowed by the policy. A name that does not resolve now
- * is accepted; the SSRF-safe fetch checks again at call time, since DNS answers change.
+ * failure on every later call: http(s) (or ws(s)) only, no credentials in it, and the host (an
+ * address, or every address its name resolves to now) allowed by the policy. A name that does not
+ * resolve now is accepted; the SSRF-safe fetch (or the guarded lookup of a WebSocket) checks
+ * again at call time, since DNS answers change.
  */
 export const checkUrlAtSave = async (
   rawUrl: string,
@@ -48,8 +51,9 @@ export const checkUrlAtSave = async (
   } catch {
     return { ok: false, message: 'Expected a valid URL' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, message: 'Expected an http or https URL' };
+  const scheme = options.scheme ?? 'http';
+  if (url.protocol !== `${scheme}:` && url.protocol !== `${scheme}s:`) {
+    return { ok: false, message: `Expected ${scheme === 'ws' ? 'a' : 'an'} ${scheme} or ${scheme}s URL` };
   }
   if (url.username || url.password) {
     return { ok: false, message: 'URLs with credentials are not accepted; use the headers or keys fields' };

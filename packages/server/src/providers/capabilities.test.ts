@@ -45,10 +45,24 @@ describe('capability registry', () => {
     expect(configured.acceptsAudio('vllm', 'house-omni')).toBe(true);
   });
 
+  it('knows which models do text to speech', () => {
+    for (const model of ['tts-1', 'tts-1-hd', 'gpt-4o-mini-tts', 'playai-tts', 'kokoro', 'x/orpheus-3b']) {
+      expect(registry.doesTextToSpeech('openai', model), model).toBe(true);
+    }
+    for (const model of ['gpt-4o-mini', 'whisper-1', 'gpt-4o-audio-preview', 'nuttso-chat']) {
+      expect(registry.doesTextToSpeech('openai', model), model).toBe(false);
+    }
+    const row = registry.withOverrides(['tts:house-voice', '-tts:tts-1']);
+    expect(row.doesTextToSpeech('vllm', 'House-Voice')).toBe(true);
+    expect(row.doesTextToSpeech('openai', 'tts-1')).toBe(false);
+  });
+
   it('parses entries and ignores plain model names', () => {
-    expect(parseCapabilityEntries(['gpt-4o', 'audio:A', '-stt:b', 'STT:c', 'bogus:d'])).toEqual({
-      grant: { audio: ['a'], stt: ['c'] },
-      deny: { audio: [], stt: ['b'] },
+    expect(
+      parseCapabilityEntries(['gpt-4o', 'audio:A', '-stt:b', 'STT:c', 'bogus:d', 'tts:E', '-TTS:f']),
+    ).toEqual({
+      grant: { audio: ['a'], stt: ['c'], tts: ['e'] },
+      deny: { audio: [], stt: ['b'], tts: ['f'] },
     });
   });
 });

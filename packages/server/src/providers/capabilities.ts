@@ -1,12 +1,13 @@
 /**
  * The capability registry: which provider/model pairs accept audio in chat (`input_audio`
- * parts) and which transcribe speech (`/audio/transcriptions`).
+ * parts), which transcribe speech (`/audio/transcriptions`) and which speak (`/audio/speech`).
  *
  * Built-in rules cover well-known models; two layers of overrides sit on top, each written as
  * a list of entries:
  * - `audio:<model>`: the model accepts audio in chat;
  * - `stt:<model>`: the model does speech to text;
- * - `-audio:<model>` / `-stt:<model>`: it does not (overrides a built-in rule);
+ * - `tts:<model>`: the model does text to speech;
+ * - `-audio:<model>` / `-stt:<model>` / `-tts:<model>`: it does not (overrides a built-in rule);
  * - anything else (a plain model name) is not a capability entry and is ignored here.
  * `<model>` is matched case-insensitively against the full model id and against its last path
  * segment (`openrouter/google/gemini-2.5-flash` -> `gemini-2.5-flash`); a trailing `*` makes it
@@ -17,7 +18,7 @@
  */
 
 /** A capability the registry tracks. */
-export type Capability = 'audio' | 'stt';
+export type Capability = 'audio' | 'stt' | 'tts';
 
 /** Answers capability questions for provider/model pairs. */
 export interface CapabilityRegistry {
@@ -25,6 +26,8 @@ export interface CapabilityRegistry {
   acceptsAudio(provider: string, model: string): boolean;
   /** Whether this model transcribes speech. */
   doesSpeechToText(provider: string, model: string): boolean;
+  /** Whether this model synthesises speech. */
+  doesTextToSpeech(provider: string, model: string): boolean;
   /** A registry with `entries` layered above this one's overrides. */
   withOverrides(entries: readonly string[] | null | undefined): CapabilityRegistry;
 }
@@ -48,6 +51,9 @@ const BUILT_IN_RULES: readonly BuiltInRule[] = [
   { capability: 'stt', pattern: /^gpt-4o(-mini)?-transcribe/ },
   { capability: 'stt', providers: ['groq'], pattern: /^(distil-)?whisper-large-v3(-turbo)?(-en)?$/ },
   { capability: 'stt', pattern: /(^|-)whisper(-|$)/ },
+  // tts-1, tts-1-hd, gpt-4o-mini-tts, playai-tts: and self-hosted Kokoro and Orpheus servers
+  { capability: 'tts', pattern: /(^|[-_])tts([-_]|$)/ },
+  { capability: 'tts', pattern: /^(kokoro|orpheus)/ },
 ];
 
 interface Layer {
@@ -57,12 +63,15 @@ interface Layer {
 
 /** Splits override entries into grants and denials per capability (see the module comment). */
 export function parseCapabilityEntries(entries: readonly string[] | null | undefined): Layer {
-  const layer: Layer = { grant: { audio: [], stt: [] }, deny: { audio: [], stt: [] } };
+  const layer: Layer = {
+    grant: { audio: [], stt: [], tts: [] },
+    deny: { audio: [], stt: [], tts: [] },
+  };
   for (const raw of entries ?? []) {
-    const match = /^(-?)(audio|stt):(.+)$/i.exec(raw.trim());
+    const match = /^(-?)(audio|stt|tts):(.+)$/i.exec(raw.trim());
     if (!match) continue;
     const target = match[1] ? layer.deny : layer.grant;
-    const capability = match[2]?.toLowerCase() === 'stt' ? 'stt' : 'audio';
+    const capability = (match[2] ?? 'audio').toLowerCase() as Capability;
     target[capability].push((match[3] ?? '').trim().toLowerCase());
   }
   return layer;
@@ -105,6 +114,7 @@ function registryOf(layers: readonly Layer[]): CapabilityRegistry {
   return {
     acceptsAudio: (provider, model) => decide(layers, 'audio', provider, model),
     doesSpeechToText: (provider, model) => decide(layers, 'stt', provider, model),
+    doesTextToSpeech: (provider, model) => decide(layers, 'tts', provider, model),
     withOverrides: (entries) => registryOf([parseCapabilityEntries(entries), ...layers]),
   };
 }

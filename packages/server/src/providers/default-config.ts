@@ -10,11 +10,12 @@ export interface DefaultEndpointConfig {
   model: string | null;
 }
 
-/** The server default: an LLM endpoint, a speech-to-text endpoint, and capability entries. */
+/** The server default: LLM, speech-to-text and text-to-speech endpoints, and capability entries. */
 export interface DefaultProviderConfig {
   llm: DefaultEndpointConfig | null;
   stt: DefaultEndpointConfig | null;
-  /** Capability entries for every provider (`audio:<model>`, `stt:<model>`; see capabilities.ts). */
+  tts: DefaultEndpointConfig | null;
+  /** Capability entries for every provider (`audio:`, `stt:`, `tts:<model>`; see capabilities.ts). */
   capabilities: string[];
 }
 
@@ -26,11 +27,11 @@ const read = (env: Readonly<Record<string, string | undefined>>, name: string): 
 };
 
 /**
- * Reads `VOICE_EVAL_LLM_BASE_URL`, `VOICE_EVAL_LLM_API_KEY`, `VOICE_EVAL_LLM_MODEL`,
- * `VOICE_EVAL_STT_BASE_URL`, `VOICE_EVAL_STT_API_KEY`, `VOICE_EVAL_STT_MODEL` and
- * `VOICE_EVAL_MODEL_CAPABILITIES` (comma-separated). An endpoint exists when its base URL or
- * key is set; a key without a base URL means OpenAI. Speech to text falls back to the LLM's
- * base URL and key when it names neither, so one OpenAI key configures both.
+ * Reads `VOICE_EVAL_LLM_BASE_URL`, `_API_KEY`, `_MODEL`, the same three for `VOICE_EVAL_STT_`
+ * and `VOICE_EVAL_TTS_`, and `VOICE_EVAL_MODEL_CAPABILITIES` (comma-separated). An endpoint
+ * exists when its base URL or key is set; a key without a base URL means OpenAI. Speech to text
+ * and text to speech fall back to the LLM's base URL and key when they name neither, so one
+ * OpenAI key configures all three.
  */
 export function readDefaultProviderConfig(
   env: Readonly<Record<string, string | undefined>>,
@@ -41,15 +42,16 @@ export function readDefaultProviderConfig(
     llmBase || llmKey
       ? { baseUrl: llmBase ?? OPENAI_BASE_URL, apiKey: llmKey, model: read(env, 'VOICE_EVAL_LLM_MODEL') }
       : null;
-  const sttBase = read(env, 'VOICE_EVAL_STT_BASE_URL');
-  const sttKey = read(env, 'VOICE_EVAL_STT_API_KEY');
-  const sttModel = read(env, 'VOICE_EVAL_STT_MODEL');
-  let stt: DefaultEndpointConfig | null = null;
-  if (sttBase || sttKey) stt = { baseUrl: sttBase ?? OPENAI_BASE_URL, apiKey: sttKey, model: sttModel };
-  else if (llm) stt = { baseUrl: llm.baseUrl, apiKey: llm.apiKey, model: sttModel };
+  const audioEndpoint = (prefix: 'VOICE_EVAL_STT' | 'VOICE_EVAL_TTS'): DefaultEndpointConfig | null => {
+    const base = read(env, `${prefix}_BASE_URL`);
+    const key = read(env, `${prefix}_API_KEY`);
+    const model = read(env, `${prefix}_MODEL`);
+    if (base || key) return { baseUrl: base ?? OPENAI_BASE_URL, apiKey: key, model };
+    return llm && { baseUrl: llm.baseUrl, apiKey: llm.apiKey, model };
+  };
   const capabilities = (read(env, 'VOICE_EVAL_MODEL_CAPABILITIES') ?? '')
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
-  return { llm, stt, capabilities };
+  return { llm, stt: audioEndpoint('VOICE_EVAL_STT'), tts: audioEndpoint('VOICE_EVAL_TTS'), capabilities };
 }

@@ -89,6 +89,55 @@ describe('forOrganization', () => {
     });
   });
 
+  it('serves text to speech from the server default, else from the TTS model among enabled_models', async () => {
+    const defaults = readDefaultProviderConfig({
+      VOICE_EVAL_LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+      VOICE_EVAL_TTS_BASE_URL: double.url,
+      VOICE_EVAL_TTS_API_KEY: 'sk-tts-default',
+      VOICE_EVAL_TTS_MODEL: 'tts-1-hd',
+    });
+    const gateway = createProviderGateway({ defaults });
+    const picked = gateway.forOrganization([], { purpose: 'tts' });
+    expect(picked).toMatchObject({ ok: true, source: 'server_default' });
+    const spoken = picked.ok ? await picked.provider.speak({ voice: 'nova', text: 'Hi' }) : null;
+    expect(spoken).toMatchObject({ ok: true, provider: 'default', model: 'tts-1-hd' });
+    expect(double.requests.at(-1)?.headers.authorization).toBe('Bearer sk-tts-default');
+
+    const record = makeRecord({
+      endpoint_url: double.url,
+      enabled_models: ['gpt-4o-mini-tts', 'gpt-4o-mini', 'whisper-1'],
+    });
+    const fromRow = gateway.forOrganization([record], { purpose: 'tts' });
+    expect(fromRow).toMatchObject({ ok: true, source: 'organization' });
+    if (!fromRow.ok) throw new Error('expected a provider');
+    expect(await fromRow.provider.speak({ voice: 'nova', text: 'Hi' })).toMatchObject({
+      ok: true,
+      model: 'gpt-4o-mini-tts',
+    });
+    double.enqueue('/v1/chat/completions', chatReply({ ok: true }));
+    // the TTS model listed first is not taken for chat
+    expect(await fromRow.provider.chat(request)).toMatchObject({ ok: true, model: 'gpt-4o-mini' });
+  });
+
+  it('takes the model VOICE_EVAL_TTS_MODEL names to speak, and says which purpose lacks a default', async () => {
+    await double.close();
+    double = await startOpenAiDouble({ ttsModels: ['house-voice-v2'] });
+    const defaults = readDefaultProviderConfig({
+      VOICE_EVAL_TTS_BASE_URL: double.url,
+      VOICE_EVAL_TTS_MODEL: 'house-voice-v2',
+    });
+    const picked = createProviderGateway({ defaults }).forOrganization([], { purpose: 'tts' });
+    const spoken = picked.ok ? await picked.provider.speak({ voice: 'af_bella', text: 'Hi' }) : null;
+    expect(spoken).toMatchObject({ ok: true, model: 'house-voice-v2' });
+    expect(createProviderGateway().forOrganization([], { purpose: 'tts' })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'ai_provider_not_configured',
+        message: 'no active AI provider and no server default for text to speech',
+      },
+    });
+  });
+
   it('refuses rows whose URL the server does not allow', () => {
     const gateway = createProviderGateway({ isUrlAllowed: (url) => url.hostname !== '127.0.0.1' });
     expect(gateway.forRecord(makeRecord({ endpoint_url: double.url }))).toMatchObject({

@@ -35,8 +35,11 @@ export interface ProviderGatewayOptions {
   onUsage?: UsageHook;
 }
 
-/** What a provider is picked for: the server default has separate LLM and STT endpoints. */
-export type ProviderPurpose = 'chat' | 'stt';
+/**
+ * What a provider is picked for: the server default has separate LLM, speech-to-text and
+ * text-to-speech endpoints; an organization's row serves all three.
+ */
+export type ProviderPurpose = 'chat' | 'stt' | 'tts';
 
 /** A usable provider and where it came from. */
 export interface ProviderSelected {
@@ -72,6 +75,12 @@ export interface ProviderGateway {
   readonly capabilities: CapabilityRegistry;
 }
 
+const PURPOSE_NAMES: Readonly<Record<ProviderPurpose, string>> = {
+  chat: 'chat',
+  stt: 'speech to text',
+  tts: 'text to speech',
+};
+
 const notConfigured = (message: string, provider: string | null = null) =>
   providerFailure('ai_provider_not_configured', message, { provider });
 
@@ -84,21 +93,30 @@ function pickRecord(records: readonly AiProviderRecord[], provider: string | nul
 }
 
 /**
- * Default models from `gateway_model` and `enabled_models`: the first STT-capable one for STT, else
- * chat. Names are sent exactly as configured, through a gateway too: a LiteLLM proxy routes by the
- * `model_name` of its own config (often an alias), so adding a `provider/` prefix would break it.
+ * Default models from `gateway_model` and `enabled_models`: the first STT-capable one for STT, the
+ * first TTS-capable one for TTS, the first other one for chat. Names are sent exactly as
+ * configured, through a gateway too: a LiteLLM proxy routes by the `model_name` of its own config
+ * (often an alias), so adding a `provider/` prefix would break it.
  */
 function defaultModels(record: AiProviderRecord, registry: CapabilityRegistry) {
   const entries = record.enabled_models ?? [];
   const plain = entries
-    .filter((entry) => !/^-?(audio|stt):/i.test(entry.trim()))
+    .filter((entry) => !/^-?(audio|stt|tts):/i.test(entry.trim()))
     .map((entry) => entry.trim());
-  const sttGrants = parseCapabilityEntries(entries).grant.stt.filter((model) => !model.endsWith('*'));
-  const sttModel = [...plain, ...sttGrants].find((model) =>
-    registry.doesSpeechToText(record.provider, model),
+  const { grant } = parseCapabilityEntries(entries);
+  const named = (models: string[]) => [...plain, ...models.filter((model) => !model.endsWith('*'))];
+  const sttModel = named(grant.stt).find((model) => registry.doesSpeechToText(record.provider, model));
+  const ttsModel = named(grant.tts).find((model) => registry.doesTextToSpeech(record.provider, model));
+  const chatModel = plain.find(
+    (model) =>
+      !registry.doesSpeechToText(record.provider, model) &&
+      !registry.doesTextToSpeech(record.provider, model),
   );
-  const chatModel = plain.find((model) => !registry.doesSpeechToText(record.provider, model));
-  return { chatModel: record.gateway_model?.trim() || chatModel || null, sttModel: sttModel ?? null };
+  return {
+    chatModel: record.gateway_model?.trim() || chatModel || null,
+    sttModel: sttModel ?? null,
+    ttsModel: ttsModel ?? null,
+  };
 }
 
 function routingProblem(routing: ResolvedRouting, options: ProviderGatewayOptions): string | null {
@@ -161,14 +179,22 @@ export function createProviderGateway(options: ProviderGatewayOptions = {}): Pro
   };
 
   const serverDefault = (endpoint: DefaultEndpointConfig, purpose: ProviderPurpose): ProviderSelection => {
-    const models = purpose === 'stt' ? { sttModel: endpoint.model } : { chatModel: endpoint.model };
+    const model = endpoint.model;
+    const models =
+      purpose === 'chat'
+        ? { chatModel: model }
+        : purpose === 'stt'
+          ? { sttModel: model }
+          : { ttsModel: model };
+    // the model VOICE_EVAL_TTS_MODEL names is taken to speak, whatever its name
+    const granted = purpose === 'tts' && endpoint.model ? [`tts:${endpoint.model}`] : [];
     const provider = new OpenAiCompatibleProvider({
       ...shared,
       ...models,
       name: 'default',
       baseUrl: endpoint.baseUrl,
       apiKey: endpoint.apiKey,
-      capabilities,
+      capabilities: capabilities.withOverrides(granted),
     });
     return { ok: true, provider, source: 'server_default', record_id: null };
   };
@@ -181,14 +207,12 @@ export function createProviderGateway(options: ProviderGatewayOptions = {}): Pro
       const purpose = selection.purpose ?? 'chat';
       const record = selection.provider === 'default' ? null : pickRecord(records, selection.provider);
       if (record) return forRecord(record);
-      const endpoint = purpose === 'stt' ? options.defaults?.stt : options.defaults?.llm;
+      const endpoint = purpose === 'chat' ? options.defaults?.llm : options.defaults?.[purpose];
       if (endpoint) return serverDefault(endpoint, purpose);
       const what = selection.provider
         ? `no active AI provider ${selection.provider}`
         : 'no active AI provider';
-      return notConfigured(
-        `${what} and no server default for ${purpose === 'stt' ? 'speech to text' : 'chat'}`,
-      );
+      return notConfigured(`${what} and no server default for ${PURPOSE_NAMES[purpose]}`);
     },
   };
 }

@@ -25,17 +25,22 @@ export interface TransportRequest {
   model: string | null;
   json?: unknown;
   form?: FormData;
+  /** How a 2xx reply is read: parsed JSON, or the raw bytes (audio). @default 'json' */
+  expect?: 'json' | 'bytes';
   timeoutMs?: number;
   signal?: AbortSignal;
 }
 
-/** A parsed JSON reply, or a typed error with the provider's raw reply (for fallbacks). */
+/**
+ * A parsed JSON reply (a `Uint8Array` when bytes were expected), or a typed error with the
+ * provider's raw reply (for fallbacks).
+ */
 export type TransportOutcome =
-  | { ok: true; status: number; body: unknown; attempts: number }
+  | { ok: true; status: number; body: unknown; contentType: string | null; attempts: number }
   | { ok: false; error: ProviderError; bodyText: string | null; attempts: number };
 
 type Attempt =
-  | { kind: 'response'; status: number; headers: Headers; text: string }
+  | { kind: 'response'; status: number; headers: Headers; text: string; bytes: Uint8Array | null }
   | { kind: 'timeout' }
   | { kind: 'cancelled' }
   | { kind: 'network'; message: string };
@@ -49,7 +54,9 @@ function urlOf(baseUrl: string, path: string): string {
 async function attemptOnce(config: TransportConfig, request: TransportRequest): Promise<Attempt> {
   const timeout = AbortSignal.timeout(request.timeoutMs ?? config.timeoutMs);
   const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-  const headers: Record<string, string> = { accept: 'application/json', ...config.headers };
+  const wantsBytes = request.expect === 'bytes';
+  const accept = wantsBytes ? '*/*' : 'application/json';
+  const headers: Record<string, string> = { accept, ...config.headers };
   if (request.json !== undefined) headers['content-type'] = 'application/json';
   const body = request.json !== undefined ? JSON.stringify(request.json) : request.form;
   try {
@@ -59,11 +66,13 @@ async function attemptOnce(config: TransportConfig, request: TransportRequest): 
       body,
       signal,
     });
+    const bytes = wantsBytes && response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
     return {
       kind: 'response',
       status: response.status,
       headers: response.headers,
-      text: await response.text(),
+      text: bytes ? '' : await response.text(),
+      bytes,
     };
   } catch (error) {
     if (request.signal?.aborted) return { kind: 'cancelled' };
@@ -155,8 +164,11 @@ export async function sendRequest(
       'ai:response',
     );
     if (result.kind === 'response' && result.status >= 200 && result.status < 300) {
+      const contentType = result.headers.get('content-type');
+      const reply = { ok: true as const, status: result.status, contentType, attempts: attempt };
+      if (result.bytes) return { ...reply, body: result.bytes };
       const parsed = parsedBody(config, request, result.text);
-      if ('body' in parsed) return { ok: true, status: result.status, body: parsed.body, attempts: attempt };
+      if ('body' in parsed) return { ...reply, body: parsed.body };
       config.logger.warn({ ...log, code: parsed.code, message: parsed.message }, 'ai:failed');
       return { ok: false, error: parsed, bodyText: null, attempts: attempt };
     }

@@ -1,8 +1,8 @@
 /**
  * AI providers: one interface ({@link AiProvider}) for structured-output chat (optionally with
- * audio) and speech to text, an OpenAI-compatible adapter, a capability registry, routing from
- * AIProvider rows, and a gateway that picks an organization's provider or the server default.
- * Every call returns a {@link ProviderResult}; expected failures are values.
+ * audio), speech to text and text to speech, an OpenAI-compatible adapter, a capability registry,
+ * routing from AIProvider rows, and a gateway that picks an organization's provider or the server
+ * default. Every call returns a {@link ProviderResult}; expected failures are values.
  */
 export { CallBudget } from './call-budget.js';
 export type { Capability, CapabilityRegistry } from './capabilities.js';
@@ -40,6 +40,7 @@ export {
   resolveRouting,
   SUPPORTED_GATEWAY_INTERFACES,
 } from './routing.js';
+export { PCM_SAMPLE_RATE } from './speech.js';
 export type {
   AiProvider,
   AudioFormat,
@@ -49,9 +50,12 @@ export type {
   ChatRequest,
   ListedModel,
   PromptRef,
+  SpeechFormat,
+  SpeechOutput,
+  SpeechRequest,
   TranscriptionOutput,
   TranscriptionRequest,
   UsageEvent,
   UsageHook,
 } from './types.js';
-export { AUDIO_FORMATS } from './types.js';
+export { AUDIO_FORMATS, SPEECH_FORMATS } from './types.js';

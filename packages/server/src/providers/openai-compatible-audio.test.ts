@@ -131,6 +131,15 @@ describe('speech to text', () => {
     expect(result).toMatchObject({ ok: true, value: { text: 'transcribed by the double' } });
   });
 
+  it("answers what the double's transcribe hook hears", async () => {
+    await double.close();
+    double = await startOpenAiDouble({
+      transcribe: (audio, model) => `${model} heard ${audio.length} bytes`,
+    });
+    const result = await provider().transcribe({ model: 'whisper-1', audio: { data: WAV, format: 'wav' } });
+    expect(result).toMatchObject({ ok: true, value: { text: `whisper-1 heard ${WAV.length} bytes` } });
+  });
+
   it('returns invalid_provider_response when the reply has no text', async () => {
     double.enqueue('/v1/audio/transcriptions', { json: { transcript: 'wrong field' } });
     const result = await provider().transcribe({ model: 'whisper-1', audio: { data: WAV, format: 'wav' } });
@@ -146,6 +155,9 @@ describe('listModels', () => {
       'my-omni',
       'whisper-1',
       'my-asr',
+      'tts-1',
+      'tts-1-hd',
+      'gpt-4o-mini-tts',
     ]);
   });
 

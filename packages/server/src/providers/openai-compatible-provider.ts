@@ -20,6 +20,7 @@ import {
 } from './provider-result.js';
 import { secretsOf } from './redact.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
+import { speechAudioOf, speechBody } from './speech.js';
 import { transcriptionForm, transcriptionOutputOf } from './transcription.js';
 import type {
   AiProvider,
@@ -27,6 +28,8 @@ import type {
   ChatOutput,
   ChatRequest,
   ListedModel,
+  SpeechOutput,
+  SpeechRequest,
   TranscriptionOutput,
   TranscriptionRequest,
   UsageEvent,
@@ -47,6 +50,8 @@ export interface OpenAiCompatibleProviderOptions {
   chatModel?: string | null;
   /** The speech-to-text model used when a request names none. */
   sttModel?: string | null;
+  /** The text-to-speech model used when a request names none. */
+  ttsModel?: string | null;
   /** @default the built-in rules */
   capabilities?: CapabilityRegistry;
   logger?: ProviderLogger;
@@ -65,7 +70,7 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
  * An {@link AiProvider} over the OpenAI wire format (`/chat/completions`,
- * `/audio/transcriptions`, `/models`), for OpenAI, Groq, OpenRouter, Together, vLLM, Ollama
+ * `/audio/transcriptions`, `/audio/speech`, `/models`), for OpenAI, Groq, OpenRouter, Together, vLLM, Ollama
  * and LiteLLM-style gateways alike.
  */
 export class OpenAiCompatibleProvider implements AiProvider {
@@ -149,6 +154,35 @@ export class OpenAiCompatibleProvider implements AiProvider {
     return this.#success(output, usage, model);
   }
 
+  /**
+   * Text to speech through `/audio/speech` (JSON in, audio bytes out), for models that do it. The
+   * usage event carries the seconds of audio synthesised, as the reply reports no tokens.
+   */
+  async speak(request: SpeechRequest, options: CallOptions = {}): Promise<ProviderResult<SpeechOutput>> {
+    const model = request.model ?? this.#options.ttsModel ?? null;
+    if (!model)
+      return this.#failure('ai_provider_not_configured', 'no text-to-speech model is configured', null);
+    if (!this.#capabilities.doesTextToSpeech(this.name, model)) {
+      return this.#failure('provider_audio_unsupported', `model ${model} does not do text to speech`, model);
+    }
+    const refused = this.#consume(options.budget, model);
+    if (refused) return refused;
+    const started = Date.now();
+    const format = request.format ?? 'wav';
+    const outcome = await this.#send(
+      { method: 'POST', path: '/audio/speech', model, ...options },
+      { json: speechBody(request, model, format), expect: 'bytes' },
+    );
+    if (!outcome.ok) return { ok: false, error: outcome.error };
+    const audio = outcome.body as Uint8Array;
+    const read = speechAudioOf(audio, format, outcome.contentType);
+    if (!read.ok) return this.#failure('invalid_provider_response', read.message, model);
+    const usage = { ...ZERO_USAGE, audio_seconds: read.seconds };
+    const event = { kind: 'speech', model, usage, prompt: null, attempts: outcome.attempts } as const;
+    await this.#report({ ...event, provider: this.name, duration_ms: Date.now() - started }, options.onUsage);
+    return this.#success({ audio, format, sampleRate: read.sampleRate, model }, usage, model);
+  }
+
   /** Lists the provider's models (`GET /models`): the cheapest way to test credentials. */
   async listModels(
     options: Pick<CallOptions, 'timeoutMs' | 'signal'> = {},
@@ -188,7 +222,7 @@ export class OpenAiCompatibleProvider implements AiProvider {
 
   #send(
     base: Pick<TransportRequest, 'method' | 'path' | 'model'> & Pick<CallOptions, 'timeoutMs' | 'signal'>,
-    body: Pick<TransportRequest, 'json' | 'form'>,
+    body: Pick<TransportRequest, 'json' | 'form' | 'expect'>,
   ): Promise<TransportOutcome> {
     const { method, path, model, timeoutMs, signal } = base;
     return sendRequest(this.#transport, { method, path, model, timeoutMs, signal, ...body });

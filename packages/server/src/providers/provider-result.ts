@@ -40,7 +40,10 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  /** Seconds of audio billed, when a speech-to-text provider reports duration instead of tokens. */
+  /**
+   * Seconds of audio: billed, when a speech-to-text provider reports duration instead of tokens;
+   * synthesised, for text to speech (whose replies report no usage).
+   */
   audio_seconds?: number;
 }
 

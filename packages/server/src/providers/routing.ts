@@ -38,7 +38,7 @@ export interface AiProviderRecord {
   /** The gateway secret stored (encrypted) on the row, already decrypted. */
   gateway_auth_secret?: string | null;
   gateway_extra_headers?: Record<string, string> | null;
-  /** Model names, plus capability entries (`audio:<model>`, `stt:<model>`; see capabilities.ts). */
+  /** Model names, plus capability entries (`audio:`, `stt:`, `tts:<model>`; see capabilities.ts). */
   enabled_models?: readonly string[] | null;
   is_active: boolean;
   is_default: boolean;

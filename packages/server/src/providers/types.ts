@@ -72,15 +72,45 @@ export interface TranscriptionOutput {
   duration_seconds: number | null;
 }
 
+/** Audio formats {@link AiProvider.speak} asks for: a WAV file, or raw 24 kHz 16-bit mono PCM. */
+export const SPEECH_FORMATS = ['wav', 'pcm'] as const;
+
+/** One of {@link SPEECH_FORMATS}. */
+export type SpeechFormat = (typeof SPEECH_FORMATS)[number];
+
+/** A text-to-speech call (`POST /audio/speech`). */
+export interface SpeechRequest {
+  /** The model; the provider's default text-to-speech model when omitted. */
+  model?: string;
+  /** The provider's voice id (`alloy`, `nova`, ... on OpenAI). */
+  voice: string;
+  /** What to say; OpenAI accepts up to 4096 characters. */
+  text: string;
+  /** Sent as `response_format`. @default 'wav' */
+  format?: SpeechFormat;
+  /** Speaking rate, 0.25 to 4 on OpenAI. @default the provider's (1) */
+  speed?: number;
+}
+
+/** Synthesised speech: the audio bytes as the provider sent them. */
+export interface SpeechOutput {
+  audio: Uint8Array;
+  format: SpeechFormat;
+  /** Samples per second: read from the WAV header, or 24 000 for `pcm` as OpenAI documents. */
+  sampleRate: number;
+  /** The model that was asked. */
+  model: string;
+}
+
 /** A model the provider lists (`GET /models`). */
 export interface ListedModel {
   id: string;
   owned_by: string | null;
 }
 
-/** What {@link UsageHook} receives after every successful chat or transcription. */
+/** What {@link UsageHook} receives after every successful chat, transcription or speech call. */
 export interface UsageEvent {
-  kind: 'chat' | 'transcription';
+  kind: 'chat' | 'transcription' | 'speech';
   provider: string;
   model: string | null;
   usage: Usage;
@@ -105,7 +135,10 @@ export interface CallOptions {
   onUsage?: UsageHook;
 }
 
-/** LLM chat with structured output, speech to text, and a model listing to test credentials. */
+/**
+ * LLM chat with structured output, speech to text, text to speech, and a model listing to test
+ * credentials.
+ */
 export interface AiProvider {
   /** The AIProvider's `provider` value, or `default` for the server default. */
   readonly name: string;
@@ -114,5 +147,6 @@ export interface AiProvider {
     request: TranscriptionRequest,
     options?: CallOptions,
   ): Promise<ProviderResult<TranscriptionOutput>>;
+  speak(request: SpeechRequest, options?: CallOptions): Promise<ProviderResult<SpeechOutput>>;
   listModels(options?: Pick<CallOptions, 'timeoutMs' | 'signal'>): Promise<ProviderResult<ListedModel[]>>;
 }

@@ -1,16 +1,29 @@
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
+import { checkChat, DEFAULT_AUDIO_MODELS } from './openai-chat-checks.js';
+import {
+  checkSpeech,
+  DEFAULT_TTS_MODELS,
+  type SpeechInput,
+  speechAudio,
+  toneVoice,
+} from './openai-speech.js';
 
 /**
  * A loopback HTTP double of an OpenAI-compatible API (`POST /v1/chat/completions`,
- * `POST /v1/audio/transcriptions`, `GET /v1/models`). It checks what it receives the way a real
- * server would (auth, model, response_format, audio parts, the multipart upload), records every
- * request, and answers scripted replies in order, or a default one.
+ * `POST /v1/audio/transcriptions`, `POST /v1/audio/speech`, `GET /v1/models`). It checks what it
+ * receives the way a real server would (auth, model, response_format, audio parts, the multipart
+ * upload, the speech input's length), records every request, and answers scripted replies in
+ * order, or a default one (for speech: what {@link OpenAiDoubleOptions.synthesize} says).
  */
 
 /** The paths the double serves. */
-export type OpenAiDoublePath = '/v1/chat/completions' | '/v1/audio/transcriptions' | '/v1/models';
+export type OpenAiDoublePath =
+  | '/v1/chat/completions'
+  | '/v1/audio/transcriptions'
+  | '/v1/audio/speech'
+  | '/v1/models';
 
 /** A request as the double received it. */
 export interface RecordedRequest {
@@ -35,6 +48,10 @@ export interface DoubleReply {
   json?: unknown;
   /** A raw body, sent instead of `json`. */
   text?: string;
+  /** A binary body (audio), sent instead of `json` with `contentType`. */
+  bytes?: Uint8Array;
+  /** @default 'application/octet-stream' for `bytes` */
+  contentType?: string;
   headers?: Record<string, string>;
   /** Wait before answering, in milliseconds (added to the double's latency). */
   delayMs?: number;
@@ -50,6 +67,17 @@ export interface OpenAiDoubleOptions {
   audioModels?: string[];
   /** Models `/audio/transcriptions` accepts. @default whisper-1 and the gpt-4o transcribe models */
   sttModels?: string[];
+  /** Models `/audio/speech` accepts. @default tts-1, tts-1-hd and gpt-4o-mini-tts */
+  ttsModels?: string[];
+  /** Voices `/audio/speech` accepts. @default any non-empty voice */
+  ttsVoices?: string[];
+  /**
+   * The default speech reply as 24 kHz 16-bit mono samples (sent as WAV or raw PCM).
+   * @default a 440 Hz tone of 200 ms plus 20 ms a character, at most 3 s
+   */
+  synthesize?: (input: SpeechInput) => Int16Array;
+  /** The default transcription of an upload. @default 'transcribed by the double' */
+  transcribe?: (audio: Buffer, model: string) => string;
   /** Answer 400 to `response_format: json_schema`, as servers without structured outputs do. */
   rejectJsonSchema?: boolean;
   /** Delay before every reply, in milliseconds. @default 0 */
@@ -89,56 +117,10 @@ export function errorReply(status: number, message: string, headers?: Record<str
   return { status, headers, json: { error: { message, type: 'invalid_request_error', code: null } } };
 }
 
-const DEFAULT_AUDIO_MODELS = ['gpt-4o-audio-preview', 'gpt-4o-mini-audio-preview'];
 const DEFAULT_STT_MODELS = ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe'];
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const TRANSCRIPTION: DoubleReply = { json: { text: 'transcribed by the double' } };
 
 type Check = string | null;
-
-function checkContentPart(part: unknown, model: string, audioModels: readonly string[]): Check {
-  const p = part as { type?: unknown; text?: unknown; input_audio?: { data?: unknown; format?: unknown } };
-  if (p?.type === 'text') return typeof p.text === 'string' ? null : 'text part without text';
-  if (p?.type !== 'input_audio') return `unsupported content part type ${String(p?.type)}`;
-  const { data, format } = p.input_audio ?? {};
-  if (typeof data !== 'string' || !BASE64.test(data)) return 'input_audio.data must be base64';
-  if (typeof format !== 'string') return 'input_audio.format is required';
-  return audioModels.includes(model) ? null : `This model (${model}) does not support audio input.`;
-}
-
-function checkResponseFormat(body: Record<string, unknown>, rejectJsonSchema: boolean): Check {
-  const format = body.response_format as {
-    type?: unknown;
-    json_schema?: { name?: unknown; schema?: unknown };
-  };
-  if (format === undefined) return null;
-  if (format.type === 'json_object') {
-    return /json/i.test(JSON.stringify(body.messages))
-      ? null
-      : "messages must contain the word 'json' to use json_object";
-  }
-  if (format.type !== 'json_schema') return `response_format type ${String(format.type)} is invalid`;
-  if (rejectJsonSchema) return 'response_format json_schema is not supported by this server';
-  const name = format.json_schema?.name;
-  if (typeof name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(name)) return 'json_schema.name is invalid';
-  return typeof format.json_schema?.schema === 'object' ? null : 'json_schema.schema must be an object';
-}
-
-function checkChat(body: unknown, options: OpenAiDoubleOptions): Check {
-  const b = body as Record<string, unknown> | null;
-  if (typeof b?.model !== 'string' || !b.model) return 'model is required';
-  if (!Array.isArray(b.messages) || b.messages.length === 0) return 'messages must be a non-empty array';
-  for (const message of b.messages as Array<{ role?: unknown; content?: unknown }>) {
-    if (!['system', 'user', 'assistant', 'developer'].includes(String(message?.role))) return 'invalid role';
-    if (typeof message.content === 'string') continue;
-    if (!Array.isArray(message.content)) return 'content must be a string or an array of parts';
-    for (const part of message.content) {
-      const problem = checkContentPart(part, b.model, options.audioModels ?? DEFAULT_AUDIO_MODELS);
-      if (problem) return problem;
-    }
-  }
-  return checkResponseFormat(b, options.rejectJsonSchema ?? false);
-}
 
 function checkTranscription(req: Request, options: OpenAiDoubleOptions): Check {
   if (!req.file) return 'file is required (multipart field "file")';
@@ -173,7 +155,9 @@ export async function startOpenAiDouble(options: OpenAiDoubleOptions = {}): Prom
         timers.delete(timer);
         if (res.destroyed || res.writableEnded) return;
         res.status(reply.status ?? 200).set(reply.headers ?? {});
-        if (reply.text !== undefined) res.type('text/plain').send(reply.text);
+        if (reply.bytes !== undefined) {
+          res.type(reply.contentType ?? 'application/octet-stream').send(Buffer.from(reply.bytes));
+        } else if (reply.text !== undefined) res.type('text/plain').send(reply.text);
         else res.json(reply.json ?? {});
       },
       latencyMs + (reply.delayMs ?? 0),
@@ -182,7 +166,8 @@ export async function startOpenAiDouble(options: OpenAiDoubleOptions = {}): Prom
   };
 
   const handle =
-    (check: (req: Request) => Check, fallback: () => DoubleReply) => (req: Request, res: Response) => {
+    (check: (req: Request) => Check, fallback: (req: Request) => DoubleReply) =>
+    (req: Request, res: Response) => {
       const multipart = req.file
         ? {
             fields: { ...(req.body as Record<string, string>) },
@@ -196,16 +181,31 @@ export async function startOpenAiDouble(options: OpenAiDoubleOptions = {}): Prom
       if (rejected) return send(res, rejected);
       const problem = check(req);
       if (problem) return send(res, errorReply(400, problem));
-      send(res, queues.get(req.path)?.shift() ?? fallback());
+      send(res, queues.get(req.path)?.shift() ?? fallback(req));
     };
 
   const app = express();
   const upload = multer({ storage: multer.memoryStorage() });
   const chatCheck = (req: Request) => checkChat(req.body, options);
   const sttCheck = (req: Request) => checkTranscription(req, options);
+  const speechCheck = (req: Request) => checkSpeech(req.body, options);
+  const spoken = (req: Request): DoubleReply => {
+    const body = req.body as { input: string; voice: string; model: string; response_format: 'wav' | 'pcm' };
+    const input = { text: body.input, voice: body.voice, model: body.model };
+    return speechAudio(body.response_format, (options.synthesize ?? toneVoice)(input));
+  };
+  const transcribed = (req: Request): DoubleReply =>
+    options.transcribe && req.file
+      ? {
+          json: {
+            text: options.transcribe(req.file.buffer, String((req.body as { model?: unknown }).model)),
+          },
+        }
+      : TRANSCRIPTION;
   const modelIds = [
     ...(options.audioModels ?? DEFAULT_AUDIO_MODELS),
     ...(options.sttModels ?? DEFAULT_STT_MODELS),
+    ...(options.ttsModels ?? DEFAULT_TTS_MODELS),
   ];
   const models = {
     object: 'list',
@@ -216,11 +216,8 @@ export async function startOpenAiDouble(options: OpenAiDoubleOptions = {}): Prom
     express.json({ limit: '50mb' }),
     handle(chatCheck, () => chatReply({})),
   );
-  app.post(
-    '/v1/audio/transcriptions',
-    upload.single('file'),
-    handle(sttCheck, () => TRANSCRIPTION),
-  );
+  app.post('/v1/audio/transcriptions', upload.single('file'), handle(sttCheck, transcribed));
+  app.post('/v1/audio/speech', express.json(), handle(speechCheck, spoken));
   app.get(
     '/v1/models',
     handle(

@@ -29,6 +29,11 @@ const RESERVED_HEADERS = new Set([
 const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 
 const headerProblems = (write: AgentConnectionWrite): FieldError[] => {
+  if (write.kind === 'twilio_media_stream') {
+    return write.auth_header && !HEADER_VALUE.test(write.auth_header)
+      ? [{ path: 'body.connection.auth_header', message: 'Expected printable ASCII without line breaks' }]
+      : [];
+  }
   if (write.kind !== 'openai_chat' || !write.extra_headers) return [];
   const problems: FieldError[] = [];
   const seen = new Set<string>();
@@ -49,15 +54,16 @@ const headerProblems = (write: AgentConnectionWrite): FieldError[] => {
 };
 
 /**
- * Checks a written connection before it is stored: header names and values, and every URL
- * against the server's address policy (private, loopback and link-local hosts are refused unless
- * `fetchAllowlist` names them). 422 `rule_violation` with a path per problem.
+ * Checks a written connection before it is stored: header names and values, and every URL (http,
+ * or ws for a media stream) against the server's address policy (private, loopback and
+ * link-local hosts are refused unless `fetchAllowlist` names them). 422 `rule_violation` with a
+ * path per problem.
  */
 export const assertConnectionWrite = async (deps: Pick<Deps, 'config'>, write: AgentConnectionWrite) => {
   const policy = createAddressPolicy(deps.config.fetchAllowlist);
   const problems = headerProblems(write);
-  for (const { path, url } of connectionUrls(write)) {
-    const checked = await checkUrlAtSave(url, policy);
+  for (const { path, url, scheme } of connectionUrls(write)) {
+    const checked = await checkUrlAtSave(url, policy, { scheme });
     if (!checked.ok) problems.push({ path, message: checked.message });
   }
   if (problems.length > 0) {

@@ -3,9 +3,10 @@ import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
 
 /**
- * An agent connection as the `agents.connection` jsonb column holds it: kind, URLs, model and
- * system prompt in clear; every secret (API key, webhook secret, extra header values) a SecretBox
- * ciphertext bound to the organization, the agent and the field.
+ * An agent connection as the `agents.connection` jsonb column holds it: kind, URLs, model, system
+ * prompt and custom parameters in clear; every secret (API key, webhook secret, extra header
+ * values, the media stream's auth header) a SecretBox ciphertext bound to the organization, the
+ * agent and the field.
  */
 export type StoredConnection =
   | {
@@ -16,7 +17,13 @@ export type StoredConnection =
       api_key_sealed: string | null;
       extra_headers: Array<{ name: string; value_sealed: string }>;
     }
-  | { kind: 'webhook'; url: string; secret_sealed: string };
+  | { kind: 'webhook'; url: string; secret_sealed: string }
+  | {
+      kind: 'twilio_media_stream';
+      url: string;
+      custom_parameters: Record<string, string>;
+      auth_header_sealed: string | null;
+    };
 
 /** A connection with its secrets decrypted, for the channel only. Never log or answer it. */
 export type OpenedConnection =
@@ -28,12 +35,18 @@ export type OpenedConnection =
       api_key: string | null;
       extra_headers: Record<string, string>;
     }
-  | { kind: 'webhook'; url: string; secret: string };
+  | { kind: 'webhook'; url: string; secret: string }
+  | {
+      kind: 'twilio_media_stream';
+      url: string;
+      custom_parameters: Record<string, string>;
+      auth_header: string | null;
+    };
 
 /** Whose secrets these are: the additional authenticated data binds them to the agent. */
 export type ConnectionOwner = { organizationId: string; agentId: string };
 
-type SecretField = 'api_key' | 'webhook_secret' | `extra_header:${string}`;
+type SecretField = 'api_key' | 'webhook_secret' | 'auth_header' | `extra_header:${string}`;
 
 const contextOf = (owner: ConnectionOwner, field: SecretField) =>
   `agents.connection.${field}:${owner.organizationId}:${owner.agentId}`;
@@ -41,16 +54,20 @@ const contextOf = (owner: ConnectionOwner, field: SecretField) =>
 const requiredSecret = (message: string) =>
   new ApiError('rule_violation', message, { errors: [{ path: 'body.connection.secret', message }] });
 
-/** The URL fields of a written connection with their request paths, for the address check. */
-export const connectionUrls = (write: AgentConnectionWrite): Array<{ path: string; url: string }> =>
-  write.kind === 'openai_chat'
-    ? [{ path: 'body.connection.base_url', url: write.base_url }]
-    : [{ path: 'body.connection.url', url: write.url }];
+/** The URL fields of a written connection with their request paths and schemes, for the address check. */
+export const connectionUrls = (
+  write: AgentConnectionWrite,
+): Array<{ path: string; url: string; scheme: 'http' | 'ws' }> => {
+  if (write.kind === 'openai_chat')
+    return [{ path: 'body.connection.base_url', url: write.base_url, scheme: 'http' }];
+  return [{ path: 'body.connection.url', url: write.url, scheme: write.kind === 'webhook' ? 'http' : 'ws' }];
+};
 
 /**
  * The stored form of a written connection, secrets sealed. Against the `current` connection of
- * the same kind: an omitted `api_key`, `extra_headers`, `system_prompt` or webhook `secret` keeps
- * the stored one, null clears it. A webhook connection without a secret to keep is a 422.
+ * the same kind: an omitted `api_key`, `extra_headers`, `system_prompt`, webhook `secret`,
+ * `auth_header` or `custom_parameters` keeps the stored one, null clears it. A webhook connection
+ * without a secret to keep is a 422.
  */
 export const sealConnection = (
   deps: Pick<Deps, 'secrets'>,
@@ -66,6 +83,18 @@ export const sealConnection = (
     }
     const secret_sealed = write.secret === undefined ? kept! : seal(write.secret, 'webhook_secret');
     return { kind: 'webhook', url: write.url, secret_sealed };
+  }
+  if (write.kind === 'twilio_media_stream') {
+    const kept = current?.kind === 'twilio_media_stream' ? current : null;
+    return {
+      kind: 'twilio_media_stream',
+      url: write.url,
+      custom_parameters: write.custom_parameters ?? kept?.custom_parameters ?? {},
+      auth_header_sealed:
+        write.auth_header === undefined
+          ? (kept?.auth_header_sealed ?? null)
+          : write.auth_header && seal(write.auth_header, 'auth_header'),
+    };
   }
   const same = current?.kind === 'openai_chat' ? current : null;
   const api_key_sealed =
@@ -95,6 +124,14 @@ export const sealConnection = (
 export const toAgentConnection = (stored: StoredConnection | null): AgentConnection | null => {
   if (!stored) return null;
   if (stored.kind === 'webhook') return { kind: 'webhook', url: stored.url, has_secret: true };
+  if (stored.kind === 'twilio_media_stream') {
+    return {
+      kind: 'twilio_media_stream',
+      url: stored.url,
+      custom_parameters: stored.custom_parameters,
+      has_auth_header: stored.auth_header_sealed !== null,
+    };
+  }
   return {
     kind: 'openai_chat',
     base_url: stored.base_url,
@@ -114,6 +151,14 @@ export const openConnection = (
   const open = (sealed: string, field: SecretField) => deps.secrets.open(sealed, contextOf(owner, field));
   if (stored.kind === 'webhook') {
     return { kind: 'webhook', url: stored.url, secret: open(stored.secret_sealed, 'webhook_secret') };
+  }
+  if (stored.kind === 'twilio_media_stream') {
+    return {
+      kind: 'twilio_media_stream',
+      url: stored.url,
+      custom_parameters: stored.custom_parameters,
+      auth_header: stored.auth_header_sealed && open(stored.auth_header_sealed, 'auth_header'),
+    };
   }
   const extra_headers: Record<string, string> = {};
   for (const { name, value_sealed } of stored.extra_headers) {

@@ -180,7 +180,8 @@ export const me = async (deps: Deps, ctx: RequestContext): Promise<Me> => {
       memberships: [],
     };
   }
-  if (ctx.principal.kind !== 'user') throw new ApiError('interactive_user_required', 'No caller to describe.');
+  if (ctx.principal.kind !== 'user')
+    throw new ApiError('interactive_user_required', 'No caller to describe.');
   const user = (await repo.findUserById(deps.db, ctx.principal.userId))!;
   const memberships = await repo.listActiveMemberships(deps.db, user.id);
   return {

@@ -169,11 +169,18 @@ export const insertSimulatedRows = async (
   );
 };
 
-/** Writes a simulated call's transcript as the row's completed diarised transcript. */
-export const writeTranscript = (db: Knex, rowId: string, turns: unknown, now: Date) =>
+/** Writes a simulated call's transcript as the row's completed diarised transcript (and its recording). */
+export const writeTranscript = (
+  db: Knex,
+  rowId: string,
+  turns: unknown,
+  now: Date,
+  recordingKey: string | null,
+) =>
   db('call_import_rows')
     .where({ id: rowId })
     .update({
+      ...(recordingKey ? { recording_storage_key: recordingKey } : {}),
       diarised_transcript: JSON.stringify(turns),
       diarised_transcript_status: 'completed',
       diarised_transcript_error: null,

@@ -39,10 +39,14 @@ export const createSimulationImport = async (
   return { callImportId: created.id, rowIds };
 };
 
-/** Records a finished call's transcript on its row (inside the transaction that finishes the call). */
+/**
+ * Records a finished call's transcript on its row, and a voice call's stereo recording (agent left,
+ * caller right) as the row's recording, inside the transaction that finishes the call.
+ */
 export const writeSimulatedTranscript = (
   trx: Knex,
   rowId: string,
   turns: readonly TranscriptTurn[],
   now: Date,
-) => rowRepo.writeTranscript(trx, rowId, turns, now);
+  recordingKey: string | null = null,
+) => rowRepo.writeTranscript(trx, rowId, turns, now, recordingKey);

@@ -84,6 +84,21 @@ const regressedCalls = (current: readonly ScoredCall[], baseline: readonly Score
   return [...byCombination.values()];
 };
 
+/** Each voice measure's mean now and in the baseline (voice runs), in a stable order. */
+const compareVoice = (now: Record<string, number> | null, then: Record<string, number> | null) =>
+  Object.keys(now ?? {})
+    .sort()
+    .map((measure) => {
+      const current = now?.[measure] ?? null;
+      const baseline = then?.[measure] ?? null;
+      return {
+        measure,
+        current,
+        baseline,
+        delta: current !== null && baseline !== null ? current - baseline : null,
+      };
+    });
+
 /** The baseline: the one asked for, else the run's own, else the suite's previous completed run. */
 const baselineOf = async (
   deps: Deps,
@@ -129,6 +144,7 @@ export const compareRun = async (
     baseline_pass_rate: before ? overallRate(before) : null,
     metrics,
     combinations: before ? regressedCalls(current, before) : [],
+    voice: compareVoice(run.voice_summary, baseline?.voice_summary ?? null),
     regressed: metrics.some((m) => m.regression),
   };
 };

@@ -1,7 +1,12 @@
 import { systemContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
-import { openAgentChannel } from '../agents/channel.js';
+import {
+  isVoiceConnection,
+  openAgentChannel,
+  openVoiceConnection,
+  refusedVoiceAddress,
+} from '../agents/channel.js';
 import { requireAgent } from '../agents/service.js';
 import type { ProviderRecordsSource } from '../evaluations/provider-records.js';
 import { getSuite } from '../evaluator-suites/service.js';
@@ -10,6 +15,8 @@ import { requireScenario } from '../scenarios/service.js';
 import { type ConversationOutcome, runConversation } from './conversation.js';
 import { personaCaller } from './persona-model.js';
 import type { CallRecord, RunRecord } from './repo.js';
+import { runVoiceCall, type VoiceOutcome } from './voice/voice-call.js';
+import { ambientNoise, personaEars, personaVoice } from './voice/voice-parties.js';
 
 const failure = (
   code: 'agent_unreachable' | 'persona_model_error',
@@ -37,16 +44,23 @@ const loadParties = async (deps: Deps, call: CallRecord) => {
   return { run, agent, persona: persona!, scenario, suite };
 };
 
+/** A finished call: a voice call also has its recording and measures. */
+export type CallOutcome = ConversationOutcome | VoiceOutcome;
+
+/** A persona barges in on an agent utterance that has run this long (voice calls that allow it). */
+export const BARGE_IN_AFTER_MS = 2500;
+
 /**
- * Holds one simulated call: the suite's agent through its connection, the persona through the
- * provider gateway. Something deleted since the run started ends the call with a typed error.
+ * Holds one simulated call: the suite's agent through its connection (text, or a Media Stream for
+ * voice agents), the persona through the provider gateway. Something deleted since the run
+ * started ends the call with a typed error.
  */
 export const converse = async (
   deps: Deps,
   call: CallRecord,
   signal: AbortSignal,
   records: ProviderRecordsSource,
-): Promise<ConversationOutcome> => {
+): Promise<CallOutcome> => {
   let parties: Awaited<ReturnType<typeof loadParties>>;
   try {
     parties = await loadParties(deps, call);
@@ -58,8 +72,6 @@ export const converse = async (
     );
   }
   const { run, agent, persona, scenario, suite } = parties;
-  const channel = openAgentChannel(deps, agent);
-  if (!channel) return failure('agent_unreachable', 'The agent has no connection.');
   const personaModel = suite.llm_config.persona_model;
   const caller = personaCaller(
     deps,
@@ -74,6 +86,38 @@ export const converse = async (
     },
     records,
   );
+  if (isVoiceConnection(agent)) {
+    const stream = openVoiceConnection(deps, agent);
+    if (!stream) {
+      const refused = refusedVoiceAddress(deps, agent.connection);
+      return failure(
+        'agent_unreachable',
+        refused ? `Address refused: ${refused}` : 'The agent has no connection.',
+      );
+    }
+    const scope = { organizationId: run.organization_id, runId: run.id };
+    const providerRecords = await records(run.organization_id);
+    return runVoiceCall(
+      {
+        stream,
+        caller,
+        speak: personaVoice(deps, providerRecords, persona, scope),
+        hear: personaEars(deps, providerRecords, scope),
+        noise: await ambientNoise(deps, persona, call.seed),
+      },
+      {
+        conversationId: call.conversation_id,
+        maxTurns: persona.max_turns,
+        responseDelayMs: persona.response_delay_ms,
+        turnTimeoutMs: deps.config.simulationTurnTimeoutMs,
+        allowInterruptions: persona.allow_interruptions,
+        bargeInAfterMs: BARGE_IN_AFTER_MS,
+      },
+      signal,
+    );
+  }
+  const channel = openAgentChannel(deps, agent);
+  if (!channel) return failure('agent_unreachable', 'The agent has no connection.');
   return runConversation(
     channel,
     caller,

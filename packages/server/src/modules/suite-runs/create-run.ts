@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { enrolTenants } from '../../dispatch/repo.js';
 import { ApiError } from '../../errors.js';
+import { isVoiceConnection } from '../agents/channel.js';
 import { requireAgent } from '../agents/service.js';
 import { simulationSchemaId } from '../call-import-schemas/simulation-schema.js';
 import { createSimulationImport } from '../call-imports/simulation.js';
@@ -46,7 +47,10 @@ const checkBaseline = async (deps: Deps, ctx: RequestContext, suiteId: string, i
   return baseline.id;
 };
 
-/** The suite must be able to run: active, with metrics, and an agent the platform can reach. */
+/**
+ * The suite must be able to run: active, with metrics, and an agent the platform can reach. Returns
+ * the channel its calls use.
+ */
 const checkRunnable = async (deps: Deps, ctx: RequestContext, suite: EvaluatorSuite) => {
   if (!suite.is_active) throw ruleViolation('The suite is not active.', 'path.suite_id');
   if (suite.metric_ids.length === 0) {
@@ -60,6 +64,7 @@ const checkRunnable = async (deps: Deps, ctx: RequestContext, suite: EvaluatorSu
       'The agent has no connection',
     );
   }
+  return isVoiceConnection(agent) ? ('voice' as const) : ('text' as const);
 };
 
 type CallPlan = { combination: Combination; repetition: number };
@@ -89,7 +94,7 @@ export const startRun = async (
   options: { trigger?: 'api' | 'schedule'; scheduleSlot?: Date } = {},
 ): Promise<SuiteRun | null> => {
   const suite = await getSuite(deps, ctx, suiteId);
-  await checkRunnable(deps, ctx, suite);
+  const channel = await checkRunnable(deps, ctx, suite);
   const baselineRunId = await checkBaseline(deps, ctx, suite.id, body.baseline_run_id);
   const { picked, roundRobin } = chooseCombinations(suite, body);
   const runsPerCombination = body.runs_per_combination ?? suite.default_runs_per_combination;
@@ -135,6 +140,7 @@ export const startRun = async (
         suite_id: suite.id,
         agent_id: suite.agent_id,
         trigger: options.trigger ?? 'api',
+        channel,
         schedule_slot: options.scheduleSlot ?? null,
         runs_per_combination: runsPerCombination,
         combination_ids: JSON.stringify(combinations.map((c) => c.id)),

@@ -1,3 +1,4 @@
+import type { VoiceMeasures } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 
 /** A `suite_runs` row. */
@@ -9,6 +10,8 @@ export type RunRecord = {
   agent_id: string;
   status: string;
   trigger: string;
+  channel: 'text' | 'voice';
+  voice_summary: Record<string, number> | null;
   schedule_slot: Date | null;
   runs_per_combination: number;
   combination_ids: string[];
@@ -47,6 +50,7 @@ export type CallRecord = {
   error: { code: string; message: string; at: string } | null;
   turns: number;
   agent_latency: { p50_ms: number; p95_ms: number; max_ms: number } | null;
+  voice_measures: VoiceMeasures | null;
   lease_owner: string | null;
   lease_expires_at: Date | null;
   attempts: number;

@@ -6,7 +6,8 @@ import { listProviderRecords } from '../ai-providers/service.js';
 import { createEvaluation } from '../evaluations/create.js';
 import { getSuite } from '../evaluator-suites/service.js';
 import type { RunRecord } from './repo.js';
-import { scoredCalls, summarise } from './summaries.js';
+import { scoredCalls, summarise, voiceMeasuresOf } from './summaries.js';
+import { summariseVoice } from './voice/measures.js';
 
 const contextOf = (run: RunRecord) =>
   systemContext(
@@ -109,6 +110,7 @@ const finishScoring = (deps: Deps, runId: string): Promise<boolean> =>
       return true;
     }
     const summary = summarise(await scoredCalls(trx, run));
+    const voice = run.channel === 'voice' ? summariseVoice(await voiceMeasuresOf(trx, run.id)) : null;
     await trx('suite_runs')
       .where({ id: runId })
       .update({
@@ -116,6 +118,7 @@ const finishScoring = (deps: Deps, runId: string): Promise<boolean> =>
         pass_rate: summary.passRate,
         metric_summary: JSON.stringify(summary.metrics),
         combination_summary: JSON.stringify(summary.combinations),
+        voice_summary: voice ? JSON.stringify(voice) : null,
         finished_at: now,
         updated_at: now,
       });

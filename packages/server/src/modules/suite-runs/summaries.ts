@@ -2,6 +2,7 @@ import type {
   EvaluationResult,
   SuiteRunCombinationSummary,
   SuiteRunMetricSummary,
+  VoiceMeasures,
 } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 import type { RunRecord } from './repo.js';
@@ -41,6 +42,13 @@ export const scoredCalls = async (
   );
   return result.rows as ScoredCall[];
 };
+
+/** The voice measures of a run's completed calls. */
+export const voiceMeasuresOf = async (db: Knex, runId: string): Promise<VoiceMeasures[]> =>
+  (await db('suite_run_calls')
+    .where({ run_id: runId, status: 'completed' })
+    .whereNotNull('voice_measures')
+    .pluck('voice_measures')) as VoiceMeasures[];
 
 /** A call passes when it was scored and none of its results is flagged. */
 export const callPassed = (call: ScoredCall): boolean | null =>

@@ -1,4 +1,4 @@
-import type { TranscriptTurn } from '@voice-eval/contract';
+import type { TranscriptTurn, VoiceMeasures } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 import type { Lease, WorkTable } from '../../workers/lease.js';
 import { writeSimulatedTranscript } from '../call-imports/simulation.js';
@@ -8,13 +8,17 @@ import type { CallRecord } from './repo.js';
 /** Simulated calls are the work items of the conversation engine (DESIGN §7, §10). */
 export const CALL_WORK: WorkTable = { table: 'suite_run_calls', status: 'status', errorColumn: 'error' };
 
+/** What a voice call adds to its final write: the measures, and where its recording is stored. */
+export type VoiceCompletion = { measures: VoiceMeasures | null; recordingKey: string | null };
+
 /** The final write of a call: how it ended, or its typed error. */
-const completionOf = (outcome: ConversationOutcome, now: Date) => ({
+const completionOf = (outcome: ConversationOutcome, now: Date, voice: VoiceCompletion | null) => ({
   status: outcome.ok ? 'completed' : 'failed',
   end_reason: outcome.ok ? outcome.endReason : null,
   error: outcome.ok ? null : JSON.stringify({ ...outcome.error, at: now.toISOString() }),
   turns: outcome.turns.length,
   agent_latency: JSON.stringify(latencySummary(outcome.agentLatenciesMs)),
+  voice_measures: voice?.measures ? JSON.stringify(voice.measures) : null,
   completed_at: now,
   updated_at: now,
   lease_owner: null,
@@ -32,14 +36,21 @@ export const completeCall = (
   call: Pick<CallRecord, 'call_import_row_id'>,
   outcome: ConversationOutcome,
   now: Date,
+  voice: VoiceCompletion | null = null,
 ): Promise<boolean> =>
   db.transaction(async (trx) => {
     const won =
       (await trx('suite_run_calls')
         .where({ id: lease.id, lease_owner: lease.owner, status: 'running' })
-        .update(completionOf(outcome, now))) === 1;
+        .update(completionOf(outcome, now, voice))) === 1;
     if (won && outcome.ok) {
-      await writeSimulatedTranscript(trx, call.call_import_row_id, outcome.turns as TranscriptTurn[], now);
+      await writeSimulatedTranscript(
+        trx,
+        call.call_import_row_id,
+        outcome.turns as TranscriptTurn[],
+        now,
+        voice?.recordingKey ?? null,
+      );
     }
     return won;
   });

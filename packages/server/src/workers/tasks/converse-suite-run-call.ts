@@ -1,12 +1,35 @@
 import type { Deps } from '../../deps.js';
 import { cachedProviderRecords } from '../../modules/evaluations/provider-records.js';
-import { converse } from '../../modules/suite-runs/converse.js';
+import { type CallOutcome, converse } from '../../modules/suite-runs/converse.js';
 import type { CallRecord } from '../../modules/suite-runs/repo.js';
 import { CONVERSE_TASK } from '../../modules/suite-runs/service.js';
 import { settleAll, settleRun } from '../../modules/suite-runs/settle.js';
-import { CALL_WORK, completeCall, sweepExpiredCalls } from '../../modules/suite-runs/work-repo.js';
+import {
+  CALL_WORK,
+  completeCall,
+  sweepExpiredCalls,
+  type VoiceCompletion,
+} from '../../modules/suite-runs/work-repo.js';
+import { blobKey } from '../../storage/index.js';
 import { type Lease, whileLeased } from '../lease.js';
 import type { Task } from '../pool.js';
+
+/**
+ * A completed voice call's recording goes to blob storage before the call's final write, under a
+ * key of its own attempt: a worker that loses the lease leaves an unreferenced blob, never
+ * overwrites the winner's.
+ */
+const storeVoice = async (
+  deps: Deps,
+  call: CallRecord,
+  outcome: CallOutcome,
+): Promise<VoiceCompletion | null> => {
+  if (!('measures' in outcome)) return null;
+  if (!outcome.ok || !outcome.recording) return { measures: outcome.measures, recordingKey: null };
+  const key = blobKey('simulations', call.organization_id, call.run_id, `${call.id}-${call.attempts}.wav`);
+  await deps.storage.put(key, outcome.recording, { contentType: 'audio/wav' });
+  return { measures: outcome.measures, recordingKey: key };
+};
 
 /**
  * `suite_run_call.converse`: simulated calls are claimed by the fair dispatcher (the same limits
@@ -31,7 +54,14 @@ export const converseSuiteRunCallTask = (deps: Deps): Task<CallRecord> => {
       );
       // shutting down: leave the call to its lease, another worker calls again
       if (signal.aborted) return;
-      const won = await completeCall(deps.db, lease, call, outcome, deps.now());
+      const won = await completeCall(
+        deps.db,
+        lease,
+        call,
+        outcome,
+        deps.now(),
+        await storeVoice(deps, call, outcome),
+      );
       if (!won) deps.logger.info({ callId: call.id }, 'lease:fenced');
       else await settleRun(deps, call.run_id);
       deps.dispatcher.wake();

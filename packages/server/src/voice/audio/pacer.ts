@@ -1,0 +1,51 @@
+import { FRAME_MS } from './frames.js';
+
+/** Options of {@link createFramePacer}. */
+export type FramePacerOptions = {
+  /** Spacing of the ticks, ms. @default FRAME_MS (20) */
+  frameMs?: number;
+  /** The clock, ms (monotonic). @default performance.now */
+  now?: () => number;
+  /** Waits `ms` milliseconds, rejecting when `signal` aborts. @default a setTimeout */
+  wait?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Aborting rejects the pending and all later `next()` calls with the signal's reason. */
+  signal?: AbortSignal;
+};
+
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/**
+ * Real-time ticks for sending frames: tick k is due at t0 + k × frameMs, t0 being the first
+ * `next()` call, on an absolute schedule so delays never accumulate (a late tick is followed by
+ * prompt ones until the schedule is met). `next()` resolves at the next tick with its lateness in
+ * ms (0 when on time): the pacing jitter.
+ */
+export const createFramePacer = (options: FramePacerOptions = {}) => {
+  const { frameMs = FRAME_MS, now = () => performance.now(), wait = sleep, signal } = options;
+  let start: number | null = null;
+  let tick = 0;
+  return {
+    next: async (): Promise<number> => {
+      signal?.throwIfAborted();
+      start ??= now();
+      const due = start + tick++ * frameMs;
+      const early = due - now();
+      if (early > 0) await wait(early, signal);
+      return Math.max(0, now() - due);
+    },
+  };
+};
+
+/** A pacer as {@link createFramePacer} returns it. */
+export type FramePacer = ReturnType<typeof createFramePacer>;

@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLINIC_GREETING } from '../doubles/clinic-agent.js';
+import { type JudgeDouble, startJudgeDouble } from '../doubles/judge.js';
+import { type PersonaDouble, startPersonaDouble } from '../doubles/persona.js';
+import { type SpeechProviderDouble, startSpeechProviderDouble } from '../doubles/speech-provider.js';
+import { createSpeechRegistry } from '../doubles/speech-registry.js';
+import { startVoiceAgentDouble, type VoiceAgentDouble } from '../doubles/voice-agent.js';
+import { createTestDb, type TestDb } from '../setup-db.js';
+import { type ChildServer, callChild, childEnv, startChildServer } from './child-server.js';
+
+/**
+ * Crash safety of voice calls with a real server process on Postgres: SIGKILL the server while
+ * its calls stream audio, start another on the same database, and every call still ends once,
+ * with one whole transcript and one recording.
+ */
+
+const CALLS = 3;
+let testDb: TestDb;
+let agent: VoiceAgentDouble;
+let judge: JudgeDouble;
+let persona: PersonaDouble;
+let speech: SpeechProviderDouble;
+let dataDir: string;
+const running: ChildServer[] = [];
+
+const start = async () => {
+  const server = await startChildServer(
+    childEnv({
+      DATABASE_URL: testDb.url,
+      VOICE_EVAL_DATA_DIR: dataDir,
+      VOICE_EVAL_LLM_BASE_URL: persona.url,
+      VOICE_EVAL_LLM_MODEL: 'caller-and-judge',
+      VOICE_EVAL_STT_BASE_URL: speech.url,
+      VOICE_EVAL_STT_MODEL: 'whisper-1',
+      VOICE_EVAL_TTS_BASE_URL: speech.url,
+      VOICE_EVAL_TTS_MODEL: 'tts-1',
+      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
+      VOICE_EVAL_SIMULATION_LEASE_MS: '1500',
+    }),
+  );
+  running.push(server);
+  return server;
+};
+
+const seed = async (server: ChildServer) => {
+  const session = await callChild(server, 'POST', '/api/v1/auth/signup', {
+    body: { email: `voice-crash-${Date.now()}@example.test`, password: 'crash test password' },
+  });
+  const token: string = session.access_token;
+  const post = (path: string, body: unknown, status = 201) =>
+    callChild(server, 'POST', path, { token, body, expect: status });
+  const agentRow = await post('/api/v1/agents', {
+    name: 'Clinic voice',
+    call_type: 'inbound',
+    call_medium: 'phone',
+    connection: { kind: 'twilio_media_stream', url: agent.url },
+  });
+  const personaRow = await post('/api/v1/personas', {
+    name: 'Ada',
+    tts_provider: 'openai',
+    tts_voice_id: 'nova',
+    response_delay_ms: 300,
+    max_turns: 4,
+    allow_interruptions: false,
+  });
+  const scenario = await post('/api/v1/scenarios', {
+    name: 'Checkup',
+    description: 'Book a checkup.',
+    required_info: { name: 'Ada Lovelace', date: 'March 3' },
+  });
+  const metric = await post('/api/v1/metrics', { name: 'Books', metric_type: 'boolean' });
+  const suite = await post('/api/v1/evaluator-suites', {
+    name: 'Voice crash suite',
+    agent_id: agentRow.id,
+    persona_ids: [personaRow.id],
+    scenario_ids: [scenario.id],
+    metric_ids: [metric.id],
+  });
+  const run = await post(`/api/v1/evaluator-suites/${suite.id}/runs`, { runs_per_combination: CALLS }, 202);
+  return { token, runId: run.id as string };
+};
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('voice calls survive SIGKILL (Postgres)', () => {
+  beforeAll(async () => {
+    testDb = await createTestDb();
+    const registry = createSpeechRegistry();
+    agent = await startVoiceAgentDouble({ registry, latencyMs: 600, hangUpAfterGoodbye: true });
+    judge = await startJudgeDouble();
+    persona = await startPersonaDouble({ forwardTo: judge.url });
+    speech = await startSpeechProviderDouble({ registry });
+    dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-voice-crash-'));
+  });
+  afterAll(async () => {
+    await Promise.all(running.splice(0).map((s) => s.stop()));
+    await Promise.all([agent.close(), judge.close(), persona.close(), speech.close()]);
+    await testDb.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('loses no call and keeps one transcript and one recording per call', async () => {
+    const victim = await start();
+    const { token, runId } = await seed(victim);
+    // the calls are mid-conversation: the agent has greeted and heard the caller
+    await expect
+      .poll(() => agent.streams.filter((s) => s.heard.length > 0).length, { timeout: 60_000, interval: 50 })
+      .toBeGreaterThan(0);
+    const cut = (await testDb.db('suite_run_calls').where({ run_id: runId, status: 'running' })).map(
+      (c) => c.id,
+    );
+    expect(cut.length).toBeGreaterThan(0);
+    await victim.kill();
+
+    const survivor = await start();
+    await expect
+      .poll(async () => (await callChild(survivor, 'GET', `/api/v1/suite-runs/${runId}`, { token })).status, {
+        timeout: 150_000,
+        interval: 500,
+      })
+      .toBe('completed');
+    const calls = await testDb.db('suite_run_calls').where({ run_id: runId });
+    expect(calls).toHaveLength(CALLS);
+    for (const call of calls) {
+      expect(call).toMatchObject({ status: 'completed', error: null, lease_owner: null });
+      expect(call.voice_measures).not.toBeNull();
+      if (cut.includes(call.id)) expect(call.attempts).toBeGreaterThanOrEqual(2);
+    }
+    const rows = await testDb.db('call_import_rows').whereIn(
+      'id',
+      calls.map((c) => c.call_import_row_id),
+    );
+    for (const row of rows) {
+      const turns = row.diarised_transcript as Array<{ speaker: string; text: string }>;
+      expect(turns.filter((t) => t.text === CLINIC_GREETING)).toHaveLength(1);
+      expect(row.recording_storage_key).toMatch(/^simulations\//);
+    }
+  }, 300_000);
+});

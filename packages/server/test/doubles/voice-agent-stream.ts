@@ -1,0 +1,220 @@
+import WebSocket from 'ws';
+import { createFramePacer, decodeMulaw, encodeMulaw, samplesPerFrame } from '../../src/voice/audio/index.js';
+import { type AgentMessage, parsePlatformMessage } from '../../src/voice/media-stream/protocol.js';
+import { nextClinicTurn } from './clinic-agent.js';
+import { type SpeechRegistry, synthesizeSpeech } from './speech.js';
+import type { VoiceAgentBehaviour, VoiceAgentEvent, VoiceAgentStream } from './voice-agent.js';
+import { createCallerEar, type HeardSpeech, joinFrames } from './voice-agent-ear.js';
+
+/**
+ * One Media Stream as the voice agent double serves it: it validates what the platform sends,
+ * hears the caller through a VAD and the speech registry, and answers with the clinic script as
+ * synthesised μ-law speech paced in real time (see `voice-agent.ts` for the options).
+ */
+
+const RATE = 8000;
+const FRAME = samplesPerFrame(RATE);
+const FRAME_MS = (FRAME * 1000) / RATE;
+
+/** Serves one stream on `ws`; `record` fills in as it goes. */
+export function serveVoiceAgentStream(
+  ws: WebSocket,
+  record: VoiceAgentStream,
+  behaviour: () => VoiceAgentBehaviour,
+  registry: SpeechRegistry,
+  notify: (event: VoiceAgentEvent) => void,
+  vadHangoverMs: number,
+): void {
+  let [connected, nextSequence, agentTurns, chunks, samplesIn] = [false, 1, 0, 0, 0];
+  let streamSid: string | null = null;
+  let startedAt = performance.now();
+  const callerTurns: string[] = [];
+  // answeredEarly: talked over this turn already; mergeNext: a pending reply was cancelled by more speech
+  let [answeredEarly, mergeNext, closedByAgent, ended] = [false, false, false, false];
+  let speaking: { controller: AbortController; done: Promise<void> } | null = null;
+  let replyTimer: NodeJS.Timeout | undefined;
+
+  const now = () => performance.now() - startedAt;
+  const live = () => !ended && ws.readyState === WebSocket.OPEN;
+  const silent = () => {
+    const limit = behaviour().silentAfterTurns;
+    return limit !== null && agentTurns >= limit;
+  };
+  const error = (reason: string) => {
+    record.protocolErrors.push(reason);
+    notify('error');
+  };
+  const send = (message: AgentMessage) => {
+    if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+  };
+  const close = (code: number, reason: string) => {
+    closedByAgent = true;
+    ws.close(code, reason);
+  };
+
+  const speak = async (text: string, endCall: boolean, controller: AbortController) => {
+    const turn = ++agentTurns;
+    const { voice, speechSpeed } = behaviour();
+    const pcm = synthesizeSpeech(text, { voice, speed: speechSpeed, sampleRate: RATE });
+    registry.remember(text, pcm);
+    const mulaw = encodeMulaw(pcm);
+    const entry: VoiceAgentStream['said'][number] = { text, startMs: now(), endMs: null, interrupted: false };
+    const pacer = createFramePacer({ frameMs: FRAME_MS, signal: controller.signal });
+    for (let at = 0; at < mulaw.length; at += FRAME) {
+      await pacer.next().catch(() => undefined);
+      if (controller.signal.aborted || !live()) break;
+      if (at === 0) {
+        entry.startMs = now();
+        record.said.push(entry);
+        notify('said');
+      }
+      const payload = Buffer.from(mulaw.subarray(at, at + FRAME)).toString('base64');
+      send({ event: 'media', streamSid: streamSid!, media: { payload } });
+    }
+    entry.endMs = now();
+    entry.interrupted = controller.signal.aborted;
+    if (record.said.includes(entry)) notify('said');
+    if (!live() || entry.interrupted) return;
+    send({ event: 'mark', streamSid: streamSid!, mark: { name: `said-${turn}` } });
+    const { hangUpAfterGoodbye, closeAfterTurns } = behaviour();
+    if (endCall && hangUpAfterGoodbye) close(1000, 'goodbye');
+    else if (closeAfterTurns !== null && agentTurns >= closeAfterTurns)
+      close(1011, 'agent closed the stream');
+  };
+
+  /** Says the script's next turn, after the current utterance if it is still talking (ignoreBargeIn). */
+  const respond = async () => {
+    while (speaking) await speaking.done;
+    if (silent() || !live()) return;
+    const reply = nextClinicTurn(callerTurns, behaviour().clinic);
+    const controller = new AbortController();
+    const done = speak(reply.text, reply.endCall, controller);
+    speaking = { controller, done };
+    await done;
+    if (speaking?.controller === controller) speaking = null;
+  };
+  const respondIn = (delayMs: number) => {
+    clearTimeout(replyTimer);
+    replyTimer = setTimeout(
+      () => {
+        replyTimer = undefined;
+        void respond();
+      },
+      Math.max(0, delayMs),
+    );
+  };
+
+  const addCallerTurn = (text: string) => {
+    if (mergeNext && callerTurns.length > 0) callerTurns[callerTurns.length - 1] += ` ${text}`;
+    else callerTurns.push(text);
+    mergeNext = false;
+  };
+
+  const onCallerStart = () => {
+    if (replyTimer) {
+      clearTimeout(replyTimer);
+      replyTimer = undefined;
+      mergeNext = true;
+    }
+    if (!speaking || behaviour().ignoreBargeIn) return;
+    speaking.controller.abort();
+    send({ event: 'clear', streamSid: streamSid! });
+    record.clears.push(now());
+    notify('clear');
+  };
+
+  const onCallerEnd = (audio: Int16Array, startMs: number, endMs: number) => {
+    const text = registry.recognize(audio).join(' ');
+    record.heard.push({ text, startMs, endMs });
+    notify('heard');
+    if (answeredEarly) {
+      answeredEarly = false;
+      if (text) callerTurns[callerTurns.length - 1] = text;
+      return;
+    }
+    if (!text && !mergeNext) return; // noise, not words: nothing to answer
+    if (text) addCallerTurn(text);
+    mergeNext = false;
+    // the reply starts `latencyMs` after the caller's speech ended, not after the VAD's hangover
+    respondIn(behaviour().latencyMs - (ear.audioMs() - endMs));
+  };
+
+  /** With talkOverCaller: once it has heard enough to guess the whole utterance, it answers at once. */
+  const maybeTalkOver = (current: HeardSpeech) => {
+    const { talkOverCaller, talkOverAfterMs } = behaviour();
+    if (!talkOverCaller || answeredEarly || speaking || ear.frames() % 5 !== 0) return;
+    if (ear.audioMs() - current.startMs < talkOverAfterMs || silent()) return;
+    const guess = registry.recognizeTimed(joinFrames(current.frames)).at(-1)?.fullText;
+    if (!guess) return;
+    answeredEarly = true;
+    clearTimeout(replyTimer);
+    addCallerTurn(guess);
+    void respond();
+  };
+
+  const ear = createCallerEar(vadHangoverMs, {
+    onStart: onCallerStart,
+    onSpeech: maybeTalkOver,
+    onEnd: onCallerEnd,
+  });
+
+  const end = () => {
+    ended = true;
+    clearTimeout(replyTimer);
+    ear.close();
+    speaking?.controller.abort();
+  };
+
+  const onMessage = (raw: string) => {
+    const parsed = parsePlatformMessage(raw);
+    if (!parsed.ok) return error(parsed.reason);
+    const message = parsed.message;
+    if (message.event === 'connected') {
+      if (connected) error('a second connected message');
+      connected = true;
+      return;
+    }
+    if (!connected) error(`${message.event} before connected`);
+    if (Number(message.sequenceNumber) !== nextSequence) {
+      error(`sequenceNumber ${message.sequenceNumber} where ${nextSequence} was due`);
+    }
+    nextSequence = Number(message.sequenceNumber) + 1;
+    if (message.event === 'start') {
+      if (streamSid) return error('a second start message');
+      streamSid = message.streamSid;
+      record.start = message.start;
+      startedAt = performance.now();
+      notify('start');
+      if (!silent()) respondIn(behaviour().latencyMs); // the greeting
+      return;
+    }
+    if (message.streamSid !== streamSid) return error(`${message.event} for stream ${message.streamSid}`);
+    if (message.event === 'media') {
+      const { chunk, timestamp, payload } = message.media;
+      if (Number(chunk) !== ++chunks) error(`media chunk ${chunk} where ${chunks} was due`);
+      const due = Math.floor(samplesIn / (RATE / 1000));
+      if (Number(timestamp) !== due) error(`media timestamp ${timestamp} where ${due} was due`);
+      const pcm = decodeMulaw(Buffer.from(payload, 'base64'));
+      samplesIn += pcm.length;
+      return ear.hear(pcm);
+    }
+    if (message.event === 'mark') {
+      record.marks.push({ name: message.mark.name, atMs: now() });
+      return notify('mark');
+    }
+    record.stopped = true;
+    end();
+    notify('stop');
+  };
+
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return error('a binary frame');
+    onMessage(data.toString());
+  });
+  ws.on('error', (e) => error(e.message));
+  ws.on('close', (code, reason) => {
+    end();
+    record.closed = { code, reason: reason.toString(), byAgent: closedByAgent };
+    notify('closed');
+  });
+}
