@@ -3,6 +3,8 @@ import { clusterQuality } from './clusters.js';
 import { DISPATCH_SCENARIOS, DISPATCH_SETTINGS, dispatchBench } from './dispatch.js';
 import { httpOverhead } from './http-overhead.js';
 import { sdkBench } from './sdk.js';
+import { SIMULATION_SETTINGS, simulationBench } from './simulation.js';
+import { VOICE_SETTINGS, voiceBench } from './voice.js';
 
 type Bench = {
   name: string;
@@ -63,6 +65,74 @@ const BENCHES: Bench[] = [
           `${runMs / 1000} s measured per scenario and policy (targets: throughput >= 0.9 of global_limit / latency, ` +
           'worst-tenant share >= 0.9)',
         ...lines,
+      ].join('\n');
+    },
+  },
+  {
+    name: 'simulation',
+    run: () => simulationBench(),
+    print: (r) => {
+      const { globalLimit, turns, agentMs, personaMs, callMs, runMs, heavyCalls, lightCalls } =
+        SIMULATION_SETTINGS;
+      const worst = (p: string) =>
+        `${fmt(r[`${p}.share`]!, 3)} (${r[`${p}.worstIsLight`] ? 'light' : 'heavy'})`;
+      const sum = (k: string) => r[`fair.${k}`]! + r[`fifo.${k}`]!;
+      return [
+        `simulation: fair vs FIFO (oldest call first, same run), calls of ${turns} turns (agent ${agentMs} ms + ` +
+          `persona ${personaMs} ms a turn), global_limit ${globalLimit}: limit ${fmt(r.limitPerSecond!, 2)} calls/s; ` +
+          `a heavy tenant's run of ${heavyCalls} calls, then a light tenant's of ${lightCalls}; ${runMs / 1000} s ` +
+          'measured per policy (targets: throughput >= 0.9 of limit, worst-tenant share >= 0.9)',
+        `  throughput ${fmt(r['fair.throughput']!, 3)} of limit, ${fmt(r['fair.callsPerSecond']!, 2)} calls/s ` +
+          `(FIFO ${fmt(r['fifo.throughput']!, 3)}, ${fmt(r['fifo.callsPerSecond']!, 2)} calls/s); ` +
+          `slots busy ${fmt(r['fair.occupancy']!, 3)} (FIFO ${fmt(r['fifo.occupancy']!, 3)}), peak ${r['fair.peak']} ` +
+          `in flight (FIFO ${r['fifo.peak']}); mean call ` +
+          `${fmt(r['fair.callMs']! / 1000, 2)} s for ${callMs / 1000} s of latency (FIFO ${fmt(r['fifo.callMs']! / 1000, 2)} s)`,
+        `  worst-tenant share ${worst('fair')} (FIFO ${worst('fifo')})`,
+        `  calls completed ${sum('completed')}: ${sum('offScript')} not of exactly ${turns} turns, ` +
+          `${sum('failed')} failed; ${r.scored} scored`,
+      ].join('\n');
+    },
+  },
+  {
+    name: 'voice',
+    run: () => voiceBench(),
+    print: (r) => {
+      const { jitterLimitMs, latencyMs, callerTurns, staggerMs, stopped } = VOICE_SETTINGS;
+      const ms = (k: string) => `${fmt(r[k]!, 1)}`;
+      const lines = Array.from({ length: r.steps! }, (_, i) => {
+        const s = (k: string) => r[`${i}.${k}`]!;
+        return (
+          `  N=${String(s('n')).padEnd(2)} lateness p50 ${ms(`${i}.p50`)} / p99 ${ms(`${i}.p99`)} / max ` +
+          `${ms(`${i}.max`)} ms${s('p99') > jitterLimitMs ? ' (over)' : ''}; engine CPU ` +
+          `${fmt(s('engineMsPerS'), 1)} ms per call-second = ${fmt(s('engineMsPerS') / 10, 2)}% of a core per call ` +
+          `(process ${fmt(s('processMsPerS'), 1)} ms, doubles' thread ${fmt(s('doublesMsPerS'), 1)} ms); ` +
+          `ok ${s('ok')}/${s('n')} (${s('onScript')} on script); ` +
+          `latency error mean ${fmt(s('latencyErrMean'))} ms, max ${fmt(s('latencyErrMax'))} ms ` +
+          `(${s('latencyCalls')} calls); call ${fmt(s('callS'), 1)} s, step ${fmt(s('wallS'), 1)} s`
+        );
+      });
+      const why =
+        r.stopped === stopped.overTwice
+          ? `; stopped: p99 over ${jitterLimitMs} ms at two N in a row`
+          : r.stopped === stopped.budget
+            ? '; stopped: time budget'
+            : r.stopped === stopped.slowStep
+              ? '; stopped: a step took over twice as long as the first'
+              : '';
+      return [
+        `voice: N concurrent calls of the real engine (runVoiceCall) against one voice agent double ` +
+          `(latency ${latencyMs} ms), ${callerTurns} caller turns a call, started over ${staggerMs / 1000} s; ` +
+          'in one process, the agent double and speech provider on a worker thread (target: caller frame pacing jitter ' +
+          `p99 <= ${jitterLimitMs} ms; latency error = |agent_latency_p50_ms - ${latencyMs}|)`,
+        `  baseline: the same pacer alone for ${fmt(r.baselineS!, 1)} s: lateness p50 ${ms('baselineP50')} / ` +
+          `p99 ${ms('baselineP99')} / max ${ms('baselineMax')} ms`,
+        ...lines,
+        `  sustained: ${r.sustained} concurrent calls (p99 <= ${jitterLimitMs} ms at every N up to it); ` +
+          (r.firstOver
+            ? `jitter first exceeds ${jitterLimitMs} ms at N=${r.firstOver}`
+            : `jitter never exceeded ${jitterLimitMs} ms up to N=${r[`${r.steps! - 1}.n`]}`) +
+          (r.largestPassing !== r.sustained ? `; largest N under it: ${r.largestPassing}` : '') +
+          `${why}; ${fmt(r.seconds!)} s in all`,
       ].join('\n');
     },
   },

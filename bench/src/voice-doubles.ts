@@ -1,0 +1,67 @@
+// white-box: the voice bench's far side (`voice.ts`), run in a worker thread
+import { performance } from 'node:perf_hooks';
+import { parentPort } from 'node:worker_threads';
+import { resample } from '../../packages/server/src/voice/audio/index.js';
+import { synthesizeSpeech } from '../../packages/server/test/doubles/speech.js';
+import { createSpeechRegistry } from '../../packages/server/test/doubles/speech-registry.js';
+import { startVoiceAgentDouble } from '../../packages/server/test/doubles/voice-agent.js';
+
+/**
+ * What a voice call talks to, off the engine's thread: the voice agent double, and the persona's
+ * speech provider (text to speech at 24 kHz, speech to text) on the same speech registry. In
+ * production these are other machines; their synchronous work (synthesis, fingerprinting,
+ * recognition: tens of ms at a time) on the engine's event loop would be measured as the engine's
+ * pacing jitter and CPU, so they run here, on another thread of the same process.
+ */
+export type DoublesRequest =
+  | { id: number; kind: 'start'; latencyMs: number }
+  | { id: number; kind: 'speak'; text: string }
+  | { id: number; kind: 'hear'; pcm: Int16Array }
+  | { id: number; kind: 'usage' }
+  | { id: number; kind: 'close' };
+
+export type DoublesReply =
+  | { id: number; kind: 'started'; url: string }
+  | { id: number; kind: 'spoken'; pcm: Int16Array }
+  | { id: number; kind: 'heard'; text: string }
+  | { id: number; kind: 'usage'; activeMs: number }
+  | { id: number; kind: 'closed' };
+
+const port = parentPort!;
+const registry = createSpeechRegistry();
+/** The provider's speech of each text, synthesised once: a cache, as a TTS front end keeps. */
+const voices = new Map<string, Int16Array>();
+let agent: Awaited<ReturnType<typeof startVoiceAgentDouble>> | null = null;
+
+const handle = async (request: DoublesRequest): Promise<DoublesReply> => {
+  switch (request.kind) {
+    case 'start':
+      agent = await startVoiceAgentDouble({
+        registry,
+        latencyMs: request.latencyMs,
+        hangUpAfterGoodbye: true,
+      });
+      return { id: request.id, kind: 'started', url: agent.url };
+    case 'speak': {
+      let pcm = voices.get(request.text);
+      if (!pcm) {
+        pcm = synthesizeSpeech(request.text, { sampleRate: 24_000 });
+        voices.set(request.text, pcm);
+        // the agent double recognises the caller by the 8 kHz audio the engine will send
+        registry.remember(request.text, resample(pcm, 24_000, 8_000));
+      }
+      return { id: request.id, kind: 'spoken', pcm };
+    }
+    case 'hear':
+      return { id: request.id, kind: 'heard', text: registry.recognize(request.pcm).join(' ') };
+    case 'usage':
+      return { id: request.id, kind: 'usage', activeMs: performance.eventLoopUtilization().active };
+    case 'close':
+      await agent?.close();
+      return { id: request.id, kind: 'closed' };
+  }
+};
+
+port.on('message', (request: DoublesRequest) => {
+  void handle(request).then((reply) => port.postMessage(reply));
+});
