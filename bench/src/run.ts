@@ -105,8 +105,9 @@ const BENCHES: Bench[] = [
           `  N=${String(s('n')).padEnd(2)} lateness p50 ${ms(`${i}.p50`)} / p99 ${ms(`${i}.p99`)} / max ` +
           `${ms(`${i}.max`)} ms${s('p99') > jitterLimitMs ? ' (over)' : ''}; engine CPU ` +
           `${fmt(s('engineMsPerS'), 1)} ms per call-second = ${fmt(s('engineMsPerS') / 10, 2)}% of a core per call ` +
-          `(process ${fmt(s('processMsPerS'), 1)} ms, doubles' thread ${fmt(s('doublesMsPerS'), 1)} ms); ` +
-          `ok ${s('ok')}/${s('n')} (${s('onScript')} on script); ` +
+          `(process ${fmt(s('processMsPerS'), 1)} ms, doubles' thread ${fmt(s('doublesMsPerS'), 1)} ms)\n` +
+          `       ok ${s('ok')}/${s('n')} (${s('onScript')} on script; doubles' loop delay p99 ` +
+          `${fmt(s('doublesDelayP99'), 1)} / max ${fmt(s('doublesDelayMax'), 1)} ms); ` +
           `latency error mean ${fmt(s('latencyErrMean'))} ms, max ${fmt(s('latencyErrMax'))} ms ` +
           `(${s('latencyCalls')} calls); call ${fmt(s('callS'), 1)} s, step ${fmt(s('wallS'), 1)} s`
         );

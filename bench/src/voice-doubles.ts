@@ -1,5 +1,5 @@
 // white-box: the voice bench's far side (`voice.ts`), run in a worker thread
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
 import { resample } from '../../packages/server/src/voice/audio/index.js';
 import { synthesizeSpeech } from '../../packages/server/test/doubles/speech.js';
@@ -24,7 +24,7 @@ export type DoublesReply =
   | { id: number; kind: 'started'; url: string }
   | { id: number; kind: 'spoken'; pcm: Int16Array }
   | { id: number; kind: 'heard'; text: string }
-  | { id: number; kind: 'usage'; activeMs: number }
+  | { id: number; kind: 'usage'; activeMs: number; delayP99Ms: number; delayMaxMs: number }
   | { id: number; kind: 'closed' };
 
 const port = parentPort!;
@@ -32,6 +32,9 @@ const registry = createSpeechRegistry();
 /** The provider's speech of each text, synthesised once: a cache, as a TTS front end keeps. */
 const voices = new Map<string, Int16Array>();
 let agent: Awaited<ReturnType<typeof startVoiceAgentDouble>> | null = null;
+/** How late this thread's event loop ran (its agent streams' frames go out no more on time), since the last `usage`. */
+const delay = monitorEventLoopDelay({ resolution: 10 });
+delay.enable();
 
 const handle = async (request: DoublesRequest): Promise<DoublesReply> => {
   switch (request.kind) {
@@ -54,8 +57,15 @@ const handle = async (request: DoublesRequest): Promise<DoublesReply> => {
     }
     case 'hear':
       return { id: request.id, kind: 'heard', text: registry.recognize(request.pcm).join(' ') };
-    case 'usage':
-      return { id: request.id, kind: 'usage', activeMs: performance.eventLoopUtilization().active };
+    case 'usage': {
+      const usage = {
+        activeMs: performance.eventLoopUtilization().active,
+        delayP99Ms: delay.percentile(99) / 1e6,
+        delayMaxMs: delay.max / 1e6,
+      };
+      delay.reset();
+      return { id: request.id, kind: 'usage', ...usage };
+    }
     case 'close':
       await agent?.close();
       return { id: request.id, kind: 'closed' };

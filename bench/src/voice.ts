@@ -92,9 +92,10 @@ const startDoubles = async () => {
   return {
     url: started.url,
     ask,
-    busyMs: async () => {
+    usage: async () => {
       const usage = await ask({ kind: 'usage' });
-      return usage.kind === 'usage' ? usage.activeMs : 0;
+      if (usage.kind !== 'usage') throw new Error(`usage answered ${usage.kind}`);
+      return usage;
     },
     close: async () => {
       await ask({ kind: 'close' });
@@ -146,20 +147,18 @@ const onScript = (o: VoiceOutcome) =>
 
 /** `n` calls against the doubles, started over STAGGER_MS: their pacing, CPU and measured latency. */
 const runStep = async (n: number, doubles: Doubles) => {
-  const signal = AbortSignal.timeout(CALL_LIMIT_MS + STAGGER_MS);
   const parties = partiesFor(doubles);
-  const [cpu0, busy0, far0, t0] = [processCpuMs(), threadBusyMs(), await doubles.busyMs(), performance.now()];
+  const far0 = await doubles.usage();
+  const [cpu0, busy0, t0] = [processCpuMs(), threadBusyMs(), performance.now()];
   const outcomes = await Promise.all(
     Array.from({ length: n }, async (_, i) => {
       await sleep((i * STAGGER_MS) / n);
-      return runVoiceCall(parties, { ...SETUP, conversationId: `bench-voice-${n}-${i}` }, signal);
+      const setup = { ...SETUP, conversationId: `bench-voice-${n}-${i}` };
+      return runVoiceCall(parties, setup, AbortSignal.timeout(CALL_LIMIT_MS));
     }),
   );
   const wallMs = performance.now() - t0;
-  for (const o of outcomes)
-    if (!onScript(o))
-      console.error('TMP', JSON.stringify({ ...o, recording: undefined, lateness: o.lateness.length })); // TMP
-  const [cpu, busy, far] = [processCpuMs() - cpu0, threadBusyMs() - busy0, (await doubles.busyMs()) - far0];
+  const [cpu, busy, far] = [processCpuMs() - cpu0, threadBusyMs() - busy0, await doubles.usage()];
   const lateness = sortedOf(outcomes.flatMap((o) => o.lateness));
   // every tick is 20 ms of a call's audio, however the call ended
   const callSeconds = (lateness.length * 20) / 1000;
@@ -174,7 +173,9 @@ const runStep = async (n: number, doubles: Doubles) => {
     max: lateness.at(-1) ?? 0,
     engineMsPerS: busy / callSeconds,
     processMsPerS: cpu / callSeconds,
-    doublesMsPerS: far / callSeconds,
+    doublesMsPerS: (far.activeMs - far0.activeMs) / callSeconds,
+    doublesDelayP99: far.delayP99Ms,
+    doublesDelayMax: far.delayMaxMs,
     ok: outcomes.filter((o) => o.ok).length,
     onScript: outcomes.filter(onScript).length,
     latencyCalls: errors.length,
