@@ -14,6 +14,22 @@ describe('problem+json on every error path', () => {
     expect(reply.body.type).toBe('urn:voice-eval:problem:bad_request');
   });
 
+  it('bad percent-encoding in a path parameter is 400 bad_request, not a 500', async () => {
+    const headers = await h.as('OWNER');
+    for (const path of [
+      '/api/v1/tags/%E0%A4%A',
+      '/api/v1/tags/%',
+      '/api/v1/evaluator-suites/%E0%A4%A/runs',
+    ]) {
+      const method = path.endsWith('/runs') ? 'POST' : 'DELETE';
+      expectProblem(
+        await h.request(method, path, { headers, body: method === 'POST' ? {} : undefined }),
+        400,
+        'bad_request',
+      );
+    }
+  });
+
   it('an unknown route is 404 not_found', async () => {
     expectProblem(await h.request('GET', '/api/v1/nothing-here'), 404, 'not_found');
     expectProblem(await h.request('DELETE', '/api/v1/auth/config'), 404, 'not_found');

@@ -87,6 +87,8 @@ const fromMiddlewareError = (err: HttpishError): ApiError | undefined => {
   if (err.type === 'charset.unsupported' || err.type === 'encoding.unsupported') {
     return new ApiError('unsupported_media_type', err.message);
   }
+  // Express decoding a path parameter with bad percent-encoding (`/tags/%E0%A4%A`)
+  if (err instanceof URIError) return new ApiError('bad_request', 'The path is not valid percent-encoding.');
   return undefined;
 };
 
