@@ -1,6 +1,7 @@
+import type { MetricComparison } from '@voice-eval/contract';
 import { createVoiceEvalMocks } from '@voice-eval/sdk/msw';
 import { describe, expect, it } from 'vitest';
-import { evaluateGate, type MetricComparison } from './run-suite-gate.js';
+import { evaluateGate } from './run-suite-gate.js';
 
 // Only the fixtures: schema-valid runs and comparisons to decide on.
 const { fixtures } = createVoiceEvalMocks();

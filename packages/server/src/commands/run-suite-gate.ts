@@ -1,7 +1,4 @@
-import type { SuiteRun, SuiteRunComparison } from '@voice-eval/contract';
-
-/** One metric of a comparison. */
-export type MetricComparison = SuiteRunComparison['metrics'][number];
+import type { MetricComparison, SuiteRun, SuiteRunComparison } from '@voice-eval/contract';
 
 /** The gate's decision: `reasons` say why it failed, `notes` what it could not or did not count. */
 export interface GateVerdict {
