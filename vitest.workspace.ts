@@ -25,7 +25,10 @@ export default defineConfig({
         },
       },
       {
-        ...source,
+        // without Vite's `module` condition (Vitest passes the conditions to Node as --conditions):
+        // Node picks the `node` builds of dependencies, as in production; the AWS SDK's `module`
+        // build has extensionless imports Node cannot load
+        ssr: { resolve: { conditions: ['@voice-eval/source', 'node', 'development|production'] } },
         test: {
           name: 'server',
           root: './packages/server',

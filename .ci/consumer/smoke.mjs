@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contract } from '@voice-eval/contract';
-import { NotFoundError, VoiceEval } from '@voice-eval/sdk';
+import { NotFoundError, VoiceEval, verifyWebhook } from '@voice-eval/sdk';
 import { createVoiceEvalMocks } from '@voice-eval/sdk/msw';
 import { createVoiceEvalServer } from '@voice-eval/server';
 import { setupServer } from 'msw/node';
@@ -40,5 +40,14 @@ try {
   check(got.id === metric.id && got.name === 'Resolved', 'the server answers the SDK');
 } finally {
   await server.close();
+}
+{
+  const { createHmac } = await import('node:crypto');
+  const body = '{"type":"ping","timestamp":"2026-01-01T00:00:00.000Z","data":{"endpoint_id":"e"}}';
+  const ts = String(Math.floor(Date.now() / 1000));
+  const mac = createHmac('sha256', Buffer.alloc(32, 1)).update(`msg_1.${ts}.${body}`).digest('base64');
+  const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': ts, 'webhook-signature': `v1,${mac}` };
+  const event = await verifyWebhook(body, headers, `whsec_${Buffer.alloc(32, 1).toString('base64')}`);
+  check(event.type === 'ping', 'verifyWebhook verifies a Standard Webhooks signature');
 }
 console.log('smoke.mjs: ok');

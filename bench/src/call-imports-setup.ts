@@ -22,6 +22,8 @@ export type Target = {
   /** Postgres: the database URL a separate server process can share. */
   url?: string;
   copy(file: string): Promise<void>;
+  /** `COPY (query) TO STDOUT` through the server's own database connection; resolves with the lines received. */
+  copyOut(query: string): Promise<number>;
   close(): Promise<void>;
 };
 
@@ -65,6 +67,8 @@ export const serverOn = (dataDir: string, databaseUrl?: string) =>
     logger: pino({ level: 'silent' }),
     workerConcurrency: 0,
     uploadLimitBytes: UPLOAD_LIMIT,
+    // the bench's AI provider points at loopback: provider URLs go through the fetch allow-list
+    fetchAllowlist: ['127.0.0.1'],
     env: {},
   });
 
@@ -80,11 +84,45 @@ export const childOn = (dataDir: string, databaseUrl: string) =>
       VOICE_EVAL_WORKER_CONCURRENCY: '0',
       VOICE_EVAL_UPLOAD_LIMIT_BYTES: String(UPLOAD_LIMIT),
       VOICE_EVAL_LOG_LEVEL: 'silent',
+      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
     }),
   );
 
 export const rssMbOf = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+const countLines = (bytes: Uint8Array) => {
+  let lines = 0;
+  for (const byte of bytes) if (byte === 10) lines++;
+  return lines;
+};
+
+type PgConnection = { query(submittable: object): unknown };
+
+/**
+ * `COPY ... TO STDOUT` on a `pg` client, counting the lines it receives: the smallest submittable
+ * `pg` accepts (what pg-copy-streams does, without a stream): the client hands it the protocol's
+ * CopyData messages, then CommandComplete and ReadyForQuery.
+ */
+const copyToStdout = (connection: PgConnection, text: string) =>
+  new Promise<number>((resolve, reject) => {
+    let lines = 0;
+    let failure: Error | undefined;
+    connection.query({
+      submit: (wire: { query(text: string): void }) => wire.query(text),
+      handleCopyData: (message: { chunk: Buffer }) => {
+        lines += countLines(message.chunk);
+      },
+      handleCommandComplete: () => {},
+      handleRowDescription: () => {},
+      handleDataRow: () => {},
+      handleEmptyQuery: () => {},
+      handleError: (err: Error) => {
+        failure = err;
+      },
+      handleReadyForQuery: () => (failure ? reject(failure) : resolve(lines)),
+    });
+  });
 
 /** A fresh Postgres database for the run (dropped after), or PGlite in a temporary folder. */
 export const openTarget = async (dataDir: string): Promise<Target> => {
@@ -94,14 +132,21 @@ export const openTarget = async (dataDir: string): Promise<Target> => {
     : (process.env.BENCH_DATABASE_URL ?? ((await reachable(DEFAULT_PG)) ? DEFAULT_PG : undefined));
   if (!url) {
     const server = serverOn(dataDir);
-    type PGliteLike = { query(sql: string, params: unknown[], options: { blob: Blob }): Promise<unknown> };
+    type PGliteLike = {
+      query(sql: string, params?: unknown[], options?: { blob: Blob }): Promise<{ blob?: Blob }>;
+    };
     // the bench reaches the PGlite instance behind knex-pglite to COPY into the same database
     const { pglite } = (server.deps.db.client.config.connection as () => { pglite: PGliteLike })();
     const copy = async (file: string) => {
       const sql = `copy call_import_rows (${COPY_COLUMNS}) from '/dev/blob' with (format csv)`;
       await pglite.query(sql, [], { blob: await openAsBlob(file) });
     };
-    return { kind: 'pglite', server, copy, close: () => server.close() };
+    // PGlite's COPY TO writes to '/dev/blob', handed back whole with the result
+    const copyOut = async (query: string) => {
+      const result = await pglite.query(`copy (${query}) to '/dev/blob'`);
+      return countLines(new Uint8Array(await result.blob!.arrayBuffer()));
+    };
+    return { kind: 'pglite', server, copy, copyOut, close: () => server.close() };
   }
   const name = `voice_eval_bench_${process.pid}`;
   const admin = knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
@@ -124,7 +169,16 @@ export const openTarget = async (dataDir: string): Promise<Target> => {
     await admin.raw(`drop database if exists ${name} with (force)`);
     await admin.destroy();
   };
-  return { kind: 'postgres', server, url: benchUrl, copy, close };
+  const copyOut = async (query: string) => {
+    const db = server.deps.db;
+    const connection = await db.client.acquireConnection();
+    try {
+      return await copyToStdout(connection, `copy (${query}) to stdout`);
+    } finally {
+      await db.client.releaseConnection(connection);
+    }
+  };
+  return { kind: 'postgres', server, url: benchUrl, copy, copyOut, close };
 };
 
 /** Writes `line(i)` for i in 1..count with backpressure, so generating the data does not inflate this process. */

@@ -38,6 +38,8 @@ export const httpOverhead = async ({ seconds = 5, rounds = 5, connections = 10 }
     jwtSecret: 'bench-secret-that-is-at-least-32-characters',
     encryptionKey: Buffer.alloc(32, 1).toString('base64'),
     databaseUrl: process.env.BENCH_DATABASE_URL,
+    // BENCH_METRICS=1: with Prometheus metrics on (every request timed into a histogram)
+    metrics: process.env.BENCH_METRICS === '1',
     logger,
     env: {},
   });
@@ -77,5 +79,5 @@ export const httpOverhead = async ({ seconds = 5, rounds = 5, connections = 10 }
   );
   baseline.server.close();
   await ve.close();
-  return { ...result, postgres: process.env.BENCH_DATABASE_URL ? 1 : 0 };
+  return { ...result, postgres: process.env.BENCH_DATABASE_URL ? 1 : 0, metrics: ve.config.metrics ? 1 : 0 };
 };

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { VoiceEval } from '@voice-eval/sdk';
 import { build } from 'esbuild';
+import { firstOk, freePort, spawnNode } from './server-process.js';
 
 /** Runs `call` from `concurrency` loops for `ms` and returns calls per second. */
 const throughput = async (call: () => Promise<unknown>, ms: number, concurrency: number) => {
@@ -39,12 +39,15 @@ const sdkSize = async () => {
   return { minKb: code.byteLength / 1024, gzipKb: gzipSync(code).byteLength / 1024 };
 };
 
-/** The real server in its own process (so the client's CPU is measured alone), on port 0. */
+/**
+ * The real server in its own process (so the client's CPU is measured alone) on a free port,
+ * polled until it answers (its log level hides the `server:listening` line).
+ */
 const startServer = async () => {
   const cwd = fileURLToPath(new URL('../../packages/server/', import.meta.url));
-  const child = spawn(
-    process.execPath,
-    ['--conditions=@voice-eval/source', '--import', 'tsx/esm', 'src/cli.ts', 'serve', '--port', '0'],
+  const port = await freePort();
+  const server = spawnNode(
+    ['--conditions=@voice-eval/source', '--import', 'tsx/esm', 'src/cli.ts', 'serve', '--port', String(port)],
     {
       cwd,
       env: {
@@ -57,32 +60,19 @@ const startServer = async () => {
         VOICE_EVAL_WORKER_CONCURRENCY: '0',
         DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = out.match(/listening on (http:\/\/localhost:\d+)/);
-      if (match) resolve(match[1]!.replace('localhost', '127.0.0.1'));
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return { url, stop };
+  const url = `http://127.0.0.1:${port}`;
+  await firstOk(`${url}/api/v1/auth/config`, server, 100);
+  return { url, stop: server.stop };
 };
 
 /**
  * `client.workspaces.get(id)` (API key, response validated against the contract) vs a raw `fetch`
- * of the same URL with the same headers and `res.json()`, alternating rounds in one run, against
- * the server in a child process.
+ * of the same URL with the same headers and `res.json()`, against the server in a child process:
+ * both warmed up, then rounds alternating which goes first.
  */
-export const sdkBench = async ({ seconds = 4, rounds = 3, concurrency = 8 } = {}) => {
+export const sdkBench = async ({ seconds = 4, rounds = 4, concurrency = 8 } = {}) => {
   const server = await startServer();
   const { url } = server;
   const session = await new VoiceEval({ baseUrl: url }).auth.signup({
@@ -104,11 +94,20 @@ export const sdkBench = async ({ seconds = 4, rounds = 3, concurrency = 8 } = {}
     return res.json();
   };
   const sdk = () => client.workspaces.get(workspace.id);
+  // an unmeasured round of each first, so neither side pays for JIT compilation (client or
+  // server) in the figures; then rounds alternate which side goes first, so drift on a shared
+  // machine hits both
+  const warmUpMs = Math.min(2, seconds) * 1000;
+  await throughput(raw, warmUpMs, concurrency);
+  await throughput(sdk, warmUpMs, concurrency);
   let sdkTotal = 0;
   let rawTotal = 0;
   for (let i = 0; i < rounds; i++) {
-    rawTotal += await throughput(raw, seconds * 1000, concurrency);
-    sdkTotal += await throughput(sdk, seconds * 1000, concurrency);
+    const order = i % 2 === 0 ? (['raw', 'sdk'] as const) : (['sdk', 'raw'] as const);
+    for (const side of order) {
+      if (side === 'raw') rawTotal += await throughput(raw, seconds * 1000, concurrency);
+      else sdkTotal += await throughput(sdk, seconds * 1000, concurrency);
+    }
   }
   await server.stop();
   const size = await sdkSize();

@@ -17,6 +17,8 @@
  *   caller), written as a `simulation` call import and scored by an evaluation; `compare` tests a
  *   drop against a baseline run for significance.
  * - Metric clusters: groups of flagged evaluation rows by root cause, per metric.
+ * - Webhook endpoint: an organization's URL that events (`evaluation.completed`, ...) are POSTed
+ *   to, signed with the Standard Webhooks scheme; a delivery is one event on its way to one endpoint.
  * - Problem: the RFC 9457 error body of every non-2xx response.
  */
 import { type AppRouter, initContract, type RouterOptions } from '@ts-rest/core';
@@ -39,6 +41,7 @@ import { scenarios } from './routes/scenarios.js';
 import { suiteRuns } from './routes/suite-runs.js';
 import { tags } from './routes/tags.js';
 import { voiceBundles } from './routes/voice-bundles.js';
+import { webhookEndpoints } from './routes/webhook-endpoints.js';
 import { workspaces } from './routes/workspaces.js';
 
 // Explicit annotations keep the emitted declaration small: without them TypeScript inlines the
@@ -65,6 +68,7 @@ const areas: {
   evaluators: typeof evaluators;
   evaluatorSuites: typeof evaluatorSuites;
   suiteRuns: typeof suiteRuns;
+  webhookEndpoints: typeof webhookEndpoints;
 } = {
   auth,
   workspaces,
@@ -85,6 +89,7 @@ const areas: {
   evaluators,
   evaluatorSuites,
   suiteRuns,
+  webhookEndpoints,
 };
 
 const options = { baseHeaders: BaseHeadersSchema, commonResponses, strictStatusCodes: true } as const;
@@ -122,4 +127,7 @@ export * from './resources/scenario.js';
 export * from './resources/suite-run.js';
 export * from './resources/tag.js';
 export * from './resources/voice-bundle.js';
+export * from './resources/voice-metric.js';
+export * from './resources/webhook-endpoint.js';
+export * from './resources/webhook-event.js';
 export * from './resources/workspace.js';

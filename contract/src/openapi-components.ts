@@ -95,6 +95,12 @@ export const AREAS: Record<string, Area> = {
     description: 'Simulated calls of a suite to its agent, scored and compared with a baseline run.',
     scope: 'workspace',
   },
+  webhookEndpoints: {
+    tag: 'Webhook endpoints',
+    description:
+      'Signed event notifications (Standard Webhooks) to URLs of the organization, with a delivery log.',
+    scope: 'organization',
+  },
 };
 
 export const SECURITY_SCHEMES = {

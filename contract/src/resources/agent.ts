@@ -39,6 +39,7 @@ const writableFields = {
   call_type: AgentCallTypeSchema,
   call_medium: AgentCallMediumSchema,
   phone_number: z.string().trim().min(1).max(255).nullable(),
+  /** A complete voice bundle of the workspace (`missing_fields` empty); an incomplete one is 422 `rule_violation`. */
   voice_bundle_id: Uuid.nullable(),
   /** Secrets in it are write-only (stored encrypted); null removes the connection. */
   connection: AgentConnectionWriteSchema.nullable(),

@@ -80,6 +80,22 @@ export const EvaluationResultSchema = z.object({
 });
 export type EvaluationResult = z.infer<typeof EvaluationResultSchema>;
 
+/**
+ * A problem the judge reported outside the evaluation's metrics (asked when one of them has
+ * `allow_discovery`). `key` is the slug of `name`, the key `POST /metrics/from-discovered`
+ * promotes; `metric_id` is the metric whose name's slug equals the key (the promoted one), else null.
+ */
+export const EvaluationDiscoverySchema = z.object({
+  key: z.string(),
+  name: z.string(),
+  metric_type: z.enum(['boolean', 'rating', 'number', 'category']),
+  observation: z.string(),
+  /** A verbatim quote from the transcript, or null. */
+  evidence: z.string().nullable(),
+  metric_id: Uuid.nullable(),
+});
+export type EvaluationDiscovery = z.infer<typeof EvaluationDiscoverySchema>;
+
 /** Why scoring a row failed; `transcript_unavailable` means the row had nothing to score. */
 export const EVALUATION_ROW_ERROR_CODES = [
   'transcript_unavailable',
@@ -107,6 +123,8 @@ export const EvaluationRowSchema = z.object({
   conversation_id: z.string(),
   status: EvaluationStatusSchema,
   results: z.array(EvaluationResultSchema),
+  /** Problems the judge reported outside the metrics; empty unless a metric allows discovery. */
+  discovered: z.array(EvaluationDiscoverySchema),
   error: EvaluationRowErrorSchema.nullable(),
   /** Times the row was claimed by a worker. */
   attempts: Count,

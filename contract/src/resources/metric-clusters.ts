@@ -114,6 +114,11 @@ export const MetricClusterGroupSchema = z.object({
 /** A problem no metric covers, found across the flagged conversations. */
 export const DiscoveredProblemSchema = z.object({
   id: z.string(),
+  /**
+   * The key to promote it with `POST /metrics/from-discovered` (a slug; equals `id`): rows whose
+   * judge reported the problem under this key then resolve to the new metric.
+   */
+  key: z.string(),
   label: z.string(),
   gap_label: GapLabelSchema,
   count: Count,
@@ -200,6 +205,18 @@ export const RcaSummarySchema = z.object({
   prompt_areas: z.array(z.object({ label: z.string(), share_pct: Pct, gap_label: GapLabelSchema })),
 });
 
+/**
+ * How the flagged rows were grouped: on `embeddings` from the organization's provider (or the
+ * server default) when it offers an embeddings model, else on `words` (TF-IDF, no model).
+ */
+export const ClusteringMethodSchema = z.object({
+  method: z.enum(['embeddings', 'words']),
+  /** The provider of the embeddings model; null for `words`. */
+  provider: z.string().nullable(),
+  /** The embeddings model; null for `words`. */
+  model: z.string().nullable(),
+});
+
 /** What a report covers; unset filters are null. */
 export const GenerationScopeSchema = z.object({
   agent_id: Uuid.nullable(),
@@ -236,5 +253,7 @@ export const MetricClustersReportSchema = z.object({
   discovered_problems: z.array(DiscoveredProblemSchema),
   rca_summary: RcaSummarySchema,
   generation_scope: GenerationScopeSchema,
+  /** How the last run grouped rows; `words` before the first run. */
+  clustering: ClusteringMethodSchema,
 });
 export type MetricClustersReport = z.infer<typeof MetricClustersReportSchema>;

@@ -23,8 +23,10 @@ export const VOICE_BUNDLE_TYPE_COMPONENTS = {
 } as const satisfies Record<VoiceBundleType, readonly VoiceBundleComponent[]>;
 
 /**
- * Fields that must be non-null for each bundle type, after an update is applied to the stored
- * bundle (422 `rule_violation` otherwise). `tts_voice`, credentials and configs stay optional.
+ * Fields a bundle of each type needs before it can be used. A bundle may be saved without them
+ * (only `name` is required) and lists the ones it lacks in `missing_fields`; giving an agent an
+ * incomplete bundle, or making a bundle an agent uses incomplete, is 422 `rule_violation`.
+ * `tts_voice`, credentials and configs stay optional.
  */
 export const VOICE_BUNDLE_REQUIRED_FIELDS = {
   stt_llm_tts: ['stt_provider', 'stt_model', 'llm_provider', 'llm_model', 'tts_provider', 'tts_model'],
@@ -35,9 +37,22 @@ export const VOICE_BUNDLE_REQUIRED_FIELDS = {
 } as const satisfies Record<VoiceBundleType, readonly string[]>;
 
 /**
+ * The fields of `VOICE_BUNDLE_REQUIRED_FIELDS` that a bundle of its type lacks (null, absent or
+ * blank), in that order; empty when the bundle is complete and can be used.
+ */
+export const voiceBundleMissingFields = (
+  bundle: { bundle_type: VoiceBundleType } & Partial<Record<string, unknown>>,
+): string[] =>
+  VOICE_BUNDLE_REQUIRED_FIELDS[bundle.bundle_type].filter((field) => {
+    const value = bundle[field];
+    return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+  });
+
+/**
  * A speech-to-text, LLM, text-to-speech or speech-to-speech configuration, kept in the active
  * workspace. Fields of unused components are null; `*_credential_id` names an AI provider of the
  * organization whose stored key is used (null: the organization's default for that provider).
+ * `missing_fields` lists what its type still needs before an agent can use it.
  */
 export const VoiceBundleSchema = z.object({
   id: Uuid,
@@ -64,6 +79,8 @@ export const VoiceBundleSchema = z.object({
   s2s_credential_id: Uuid.nullable(),
   extra_metadata: JsonObject,
   is_active: z.boolean(),
+  /** Required fields of its `bundle_type` that are not set (`VOICE_BUNDLE_REQUIRED_FIELDS`); empty when usable. */
+  missing_fields: z.array(z.string()),
   created_at: Timestamp,
   updated_at: Timestamp,
   created_by: z.string(),
@@ -101,8 +118,10 @@ const writableFields = {
 };
 
 /**
- * Create body: `name` required; `bundle_type` defaults to `stt_llm_tts`, `description` to `''`,
- * configs and `extra_metadata` to `{}`, `is_active` to true. See `VOICE_BUNDLE_REQUIRED_FIELDS`.
+ * Create body: only `name` is required (the spec); `bundle_type` defaults to `stt_llm_tts`,
+ * `description` to `''`, configs and `extra_metadata` to `{}`, `is_active` to true. The fields a
+ * type needs may come later: see `missing_fields`. Fields of components the type does not use must
+ * be omitted or null (422).
  */
 export const VoiceBundleCreateBodySchema = z
   .object({ name: NAME, ...writableFields })
@@ -110,7 +129,10 @@ export const VoiceBundleCreateBodySchema = z
   .required({ name: true });
 export type VoiceBundleCreateBody = z.infer<typeof VoiceBundleCreateBodySchema>;
 
-/** Update (PATCH): every writable field optional; the result must still satisfy its bundle type. */
+/**
+ * Update (PATCH): every writable field optional. A bundle an agent uses must stay complete (422
+ * `rule_violation` listing the missing fields); others may be left incomplete.
+ */
 export const VoiceBundleUpdateBodySchema = z.object({ name: NAME, ...writableFields }).partial();
 export type VoiceBundleUpdateBody = z.infer<typeof VoiceBundleUpdateBodySchema>;
 

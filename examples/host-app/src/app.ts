@@ -1,5 +1,6 @@
 import type { VoiceEvalServer } from '@voice-eval/server';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { type WebhookReceiverOptions, webhookReceiver } from './webhooks.js';
 
 /**
  * Paths the embedded voice-eval app answers: the API, its docs page and the OpenAPI document,
@@ -13,6 +14,8 @@ export interface HostAppOptions {
   voiceEval: VoiceEvalServer;
   /** The token the host's own `/internal` routes require in `x-internal-token`. */
   internalToken: string;
+  /** Receive voice-eval's webhooks at `POST /webhooks/voice-eval` (left out when absent). */
+  webhooks?: WebhookReceiverOptions;
 }
 
 /** The host's own authentication for its internal routes (voice-eval keeps its own). */
@@ -28,7 +31,7 @@ const requireInternalToken =
  * its own paths, so it answers their 404s and errors as problem+json while the host keeps its
  * own 404 and error handler, and the host's body parser never touches voice-eval requests.
  */
-export function createHostApp({ voiceEval, internalToken }: HostAppOptions): Express {
+export function createHostApp({ voiceEval, internalToken, webhooks }: HostAppOptions): Express {
   const host = express();
   host.disable('x-powered-by');
 
@@ -45,6 +48,7 @@ export function createHostApp({ voiceEval, internalToken }: HostAppOptions): Exp
     res.json({ echo: req.body });
   });
   host.use('/internal', internal);
+  if (webhooks) host.use('/webhooks/voice-eval', webhookReceiver(webhooks));
 
   // Not `host.use(voiceEval.app)`: its catch-all 404 would answer every path of the host.
   host.use((req, res, next) => (VOICE_EVAL_PATHS.test(req.path) ? voiceEval.app(req, res, next) : next()));

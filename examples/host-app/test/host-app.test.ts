@@ -111,6 +111,7 @@ describe('voice-eval inside the host', { timeout: 60_000 }, () => {
     const relative = [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((m) => m[1]!);
     expect(relative).toEqual([
       'docs/assets/swagger-ui.css',
+      'docs/assets/favicon-32x32.png',
       'docs/assets/swagger-ui-bundle.js',
       'docs/init.js',
     ]);

@@ -18,6 +18,7 @@ import { Scenarios } from './resources/scenarios.js';
 import { SuiteRuns } from './resources/suite-runs.js';
 import { Tags } from './resources/tags.js';
 import { VoiceBundles } from './resources/voice-bundles.js';
+import { WebhookEndpoints } from './resources/webhook-endpoints.js';
 import { Workspaces } from './resources/workspaces.js';
 
 /** Carries a shared session from `withOptions` into the copy's constructor. */
@@ -64,6 +65,7 @@ export class VoiceEval extends ApiClient {
   readonly evaluators: Evaluators = new Evaluators(this);
   readonly evaluatorSuites: EvaluatorSuites = new EvaluatorSuites(this);
   readonly suiteRuns: SuiteRuns = new SuiteRuns(this);
+  readonly webhookEndpoints: WebhookEndpoints = new WebhookEndpoints(this);
 
   constructor(options: ClientOptions = {}) {
     const { [SHARED_AUTH]: sharedAuth, ...rest } = options as InternalOptions;

@@ -113,6 +113,15 @@ export type {
   VoiceBundleCreateBody,
   VoiceBundleType,
   VoiceBundleUpdateBody,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
+  WebhookEndpoint,
+  WebhookEndpointCreateBody,
+  WebhookEndpointUpdateBody,
+  WebhookEndpointWithSecret,
+  WebhookEvent,
+  WebhookEventData,
+  WebhookEventType,
   Workspace,
   WorkspaceCreateBody,
   WorkspaceUpdateBody,
@@ -152,3 +161,9 @@ export { type FileData, type NamedFile, toFile, type Uploadable } from './core/u
 export type { CallImportCreateParams, TranscriptionProgress } from './resources/call-imports.js';
 export { TERMINAL_EVALUATION_STATUSES } from './resources/evaluations.js';
 export { type SuiteRunWaitOptions, TERMINAL_SUITE_RUN_STATUSES } from './resources/suite-runs.js';
+export {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookHeaders,
+  WebhookVerificationError,
+} from './verify-webhook.js';

@@ -13,6 +13,7 @@ import { requestLogger } from './http/logging.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/problem.js';
 import { authRateLimit, RATE_LIMITED_PATHS } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
+import { guardRouter, textGuard } from './http/text-guard.js';
 import { agentRoutes } from './modules/agents/routes.js';
 import { aiProviderRoutes } from './modules/ai-providers/routes.js';
 import { apiKeyRoutes } from './modules/api-keys/routes.js';
@@ -31,14 +32,16 @@ import { scenarioRoutes } from './modules/scenarios/routes.js';
 import { suiteRunRoutes } from './modules/suite-runs/routes.js';
 import { tagRoutes } from './modules/tags/routes.js';
 import { voiceBundleRoutes } from './modules/voice-bundles/routes.js';
+import { webhookEndpointRoutes } from './modules/webhook-endpoints/routes.js';
 import { workspaceRoutes } from './modules/workspaces/routes.js';
+import { httpMetrics, opsEndpoints } from './ops/http.js';
 
 /** Headers a browser client may read. */
 const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Deprecation', 'Link', 'Idempotent-Replayed'];
 
 /**
  * Security headers for API responses, as the OWASP REST Security Cheat Sheet lists them: no
- * framing (CSP `frame-ancestors` and `X-Frame-Options`), no sniffing, HSTS, and `no-store` so no
+ * framing (CSP `frame-ancestors` and `X-Frame-Options`), no sniffing, HSTS on HTTPS, and `no-store` so no
  * cache keeps tenant data. Headers meant for pages (referrer policy, the legacy XSS filter,
  * cross-origin isolation) are left out of JSON; the docs page sets helmet's defaults for itself.
  */
@@ -58,9 +61,14 @@ const apiSecurityHeaders = (): RequestHandler[] => [
     xDownloadOptions: false,
     xPermittedCrossDomainPolicies: false,
     xXssProtection: false,
+    // only over HTTPS: see below
+    strictTransportSecurity: false,
   }),
-  (_req, res, next) => {
+  (req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
+    // HSTS is meaningless over plain HTTP (RFC 6797 §8.1) and, sent there, would pin a host name
+    // to HTTPS it may not serve; `req.secure` honours `trust proxy` (X-Forwarded-Proto)
+    if (req.secure) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     next();
   },
 ];
@@ -77,6 +85,17 @@ export const createApp = (deps: Deps): Express => {
   app.set('query parser', (query: string) => qs.parse(query, { arrayLimit: 1000, depth: 5 }));
 
   app.use(requestId);
+  // health, readiness and metrics: before the request log, auth and rate limits
+  app.use(
+    opsEndpoints({
+      readiness: deps.readiness,
+      metrics: deps.metrics,
+      metricsEnabled: deps.config.metrics,
+      metricsToken: deps.config.metricsToken,
+      logger: deps.logger,
+    }),
+  );
+  if (deps.config.metrics) app.use(httpMetrics(deps.metrics));
   app.use(requestLogger(app, deps.logger));
   app.use(apiSecurityHeaders());
   // no configured origin means same-origin only: no CORS headers to compute on any request
@@ -97,12 +116,14 @@ export const createApp = (deps: Deps): Express => {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: deps.config.nodeEnv !== 'production',
-    globalMiddleware: [authenticate(deps), idempotency(deps)],
+    // the text guard before idempotency: its fingerprint must never see unbounded nesting
+    globalMiddleware: [authenticate(deps), textGuard, idempotency(deps)],
     requestValidationErrorHandler,
   };
-  // ts-rest types each middleware by the route it serves; ours serve every route
+  // ts-rest types each middleware by the route it serves; ours serve every route. A route with
+  // its own middleware (uploads) runs the text guard again after it, on the parsed form.
   const mount = <T extends AppRouter>(schema: T, router: Parameters<typeof createExpressEndpoints<T>>[1]) =>
-    createExpressEndpoints(schema, router, app, options as unknown as TsRestExpressOptions<T>);
+    createExpressEndpoints(schema, guardRouter(router), app, options as unknown as TsRestExpressOptions<T>);
   mount(contract.auth, authRoutes(deps));
   mount(contract.workspaces, workspaceRoutes(deps));
   mount(contract.apiKeys, apiKeyRoutes(deps));
@@ -122,6 +143,7 @@ export const createApp = (deps: Deps): Express => {
   mount(contract.evaluatorSuites, evaluatorSuiteRoutes(deps));
   mount(contract.suiteRuns, suiteRunRoutes(deps));
   mount(contract.evaluatorResults, evaluatorResultRoutes(deps));
+  mount(contract.webhookEndpoints, webhookEndpointRoutes(deps));
 
   app.use(docsRouter());
   app.use(notFoundHandler);

@@ -1,113 +1,106 @@
-import { parseArgs } from 'node:util';
-import { setPlan } from './commands/set-plan.js';
+import { createRequire } from 'node:module';
+import { type CliCommand, EXIT, helpOf, parseCommandArgs, UsageError } from './commands/command.js';
+import { createApiKeyCommand } from './commands/create-api-key.js';
+import { migrateCommand } from './commands/migrate.js';
+import { serveCommand } from './commands/serve.js';
+import { setPlanCommand } from './commands/set-plan.js';
 import { ConfigError } from './config.js';
-import { ApiError } from './errors.js';
-import { createVoiceEvalServer } from './server.js';
+
+/** The commands parsed here; run-suite parses its own options (it is loaded on demand, with the SDK). */
+const COMMANDS: CliCommand[] = [serveCommand, migrateCommand, createApiKeyCommand, setPlanCommand];
+
+const RUN_SUITE_SUMMARY = 'start a suite run on a running server and gate on it (exit 0/1/2/3)';
 
 const USAGE = `Usage: voice-eval <command> [options]
 
 Commands:
-  serve [--port N] [--data-dir DIR]   start the API server (migrates first)
-  migrate [--data-dir DIR]            apply pending database migrations and exit
-  set-plan ORG_ID free|enterprise      set an organization's plan (enterprise enables ambient audio)
-  run-suite SUITE_ID [--wait] [--fail-under RATE] [--baseline last|RUN_ID] [...]
-                                      start a suite run on a running server (VOICE_EVAL_URL,
-                                      VOICE_EVAL_API_KEY) and gate on it; exit 0 passed, 1 gate
-                                      failed, 2 usage error, 3 API error (run-suite --help)
+${[
+  ...COMMANDS.map((c) => [c.name, c.summary]),
+  ['run-suite', RUN_SUITE_SUMMARY],
+  ['help', "show this help, or a command's: voice-eval help <command>"],
+]
+  .map(([name, summary]) => `  ${name!.padEnd(16)}${summary}`)
+  .join('\n')}
 
-Configuration comes from the environment (DATABASE_URL, VOICE_EVAL_DATA_DIR, PORT, ...);
-see the README. Without DATABASE_URL the embedded PGlite database in the data folder is used.`;
+Options:
+  -h, --help      show this help (after a command: the command's help)
+  --version       print the version of @voice-eval/server
 
-const parse = (argv: string[]) =>
-  parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      port: { type: 'string' },
-      'data-dir': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+Configuration comes from the environment (DATABASE_URL, VOICE_EVAL_DATA_DIR, PORT, ...); see the
+README. Without DATABASE_URL the embedded PGlite database in the data folder is used.
+Exit codes: 0 done, 1 failed, 2 bad command line.`;
+
+/** The package's version (src/ and dist/ both sit one level under the package root). */
+const version = (): string => createRequire(import.meta.url)('../package.json').version;
+
+const runSuite = async (argv: string[]) => {
+  const { runSuite: run } = await import('./commands/run-suite.js');
+  return run(argv, {
+    env: process.env,
+    stdout: (text) => process.stdout.write(`${text}\n`),
+    stderr: (text) => process.stderr.write(`${text}\n`),
   });
-
-const serve = async (options: { port?: string; dataDir?: string }) => {
-  const server = createVoiceEvalServer({
-    ...(options.port !== undefined ? { port: Number(options.port) } : {}),
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-  });
-  const { url } = await server.listen();
-  const where = server.config.databaseUrl ? 'Postgres' : `embedded PGlite in ${server.config.dataDir}`;
-  console.log(`voice-eval listening on ${url} (${where})`);
-  console.log(`API reference: ${url}/docs`);
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    server.deps.logger.info({ signal }, 'server:stopping');
-    server.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        server.deps.logger.error({ err }, 'server:stop_failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 };
 
-const migrateOnly = async (options: { dataDir?: string }) => {
-  const server = createVoiceEvalServer(options.dataDir ? { dataDir: options.dataDir } : {});
-  await server.migrate();
-  await server.close();
-  console.log('migrations applied');
-};
-
-const setPlanCommand = async (args: string[], options: { dataDir?: string }) => {
-  const [organizationId, plan] = args;
-  if (!organizationId || !plan) {
-    console.error(`set-plan needs an organization id and a plan\n\n${USAGE}`);
-    process.exitCode = 2;
-    return;
-  }
-  const server = createVoiceEvalServer({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    workerConcurrency: 0,
-  });
-  try {
-    await server.migrate();
-    const result = await setPlan(server.deps.db, organizationId, plan);
-    console.log(`${result.name} (${result.organization_id}): ${result.previous_plan} -> ${result.plan}`);
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    console.error(err.detail ?? err.message);
-    process.exitCode = 1;
-  } finally {
-    await server.close();
-  }
-};
-
-/** Runs the `voice-eval` command line. */
-export const main = async (argv: string[]): Promise<void> => {
-  // run-suite parses its own options; imported on demand so other commands never load the SDK
-  if (argv[0] === 'run-suite') return (await import('./commands/run-suite.js')).runSuiteMain(argv.slice(1));
-  const { values, positionals } = parse(argv);
-  const [command] = positionals;
-  const options = { port: values.port, dataDir: values['data-dir'] };
-  if (values.help || !command || command === 'help') {
+const help = (topic: string | undefined): number => {
+  if (topic === undefined) {
     console.log(USAGE);
-    return;
+    return EXIT.ok;
   }
-  if (command === 'serve') return serve(options);
-  if (command === 'migrate') return migrateOnly(options);
-  if (command === 'set-plan') return setPlanCommand(positionals.slice(1), options);
-  console.error(`Unknown command: ${command}\n\n${USAGE}`);
-  process.exitCode = 2;
+  const command = COMMANDS.find((c) => c.name === topic);
+  if (!command) throw new UsageError(`unknown command '${topic}'`);
+  console.log(helpOf(command));
+  return EXIT.ok;
+};
+
+const dispatch = async (argv: string[]): Promise<number> => {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h') return help(undefined);
+  if (first === '--version') {
+    if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
+    console.log(version());
+    return EXIT.ok;
+  }
+  if (first.startsWith('-')) throw new UsageError(`unknown option '${first}'`);
+  if (first === 'help') {
+    if (rest.length > 1) throw new UsageError(`unexpected argument '${rest[1]}'`);
+    return rest[0] === 'run-suite' ? runSuite(['--help']) : help(rest[0]);
+  }
+  if (first === 'run-suite') return runSuite(rest);
+  const command = COMMANDS.find((c) => c.name === first);
+  if (!command) throw new UsageError(`unknown command '${first}'`);
+  const args = parseCommandArgs(command, rest);
+  if (args.help) {
+    console.log(helpOf(command));
+    return EXIT.ok;
+  }
+  return command.run(args);
+};
+
+/**
+ * Runs the `voice-eval` command line and sets `process.exitCode`. A bad command line is one line
+ * on stderr and exit 2, bad configuration its message and exit 1; neither prints a stack trace.
+ * `serve` resolves once the server listens (it then runs until a signal).
+ */
+export const main = async (argv: string[]): Promise<void> => {
+  const command = argv[0] && !argv[0].startsWith('-') ? argv[0] : undefined;
+  try {
+    process.exitCode = await dispatch(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      const where = command && COMMANDS.some((c) => c.name === command) ? ` ${command}` : '';
+      console.error(`voice-eval${where}: ${err.message} (see voice-eval${where} --help)`);
+      process.exitCode = EXIT.usage;
+    } else {
+      // bad configuration and system errors (port in use, database refused) are the user's to fix:
+      // their message is enough; anything else is a bug, reported with its stack
+      const known = err instanceof ConfigError || typeof (err as { syscall?: unknown }).syscall === 'string';
+      console.error(known ? `voice-eval${command ? ` ${command}` : ''}: ${(err as Error).message}` : err);
+      // the database pool or the workers may hold the process open
+      process.exit(EXIT.failed);
+    }
+  }
 };
 
 const isEntry = import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/cli.ts');
-if (isEntry) {
-  main(process.argv.slice(2)).catch((err: unknown) => {
-    console.error(err instanceof ConfigError ? err.message : err);
-    process.exit(1);
-  });
-}
+if (isEntry) await main(process.argv.slice(2));

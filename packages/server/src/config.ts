@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
 
 const csv = z.string().transform((s) =>
   s
@@ -9,6 +10,16 @@ const csv = z.string().transform((s) =>
     .map((v) => v.trim())
     .filter(Boolean),
 );
+
+/** A boolean given as text: true/false, 1/0, yes/no. */
+const flag = z
+  .string()
+  .toLowerCase()
+  .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no']))
+  .transform((s) => s === 'true' || s === '1' || s === 'yes');
+
+/** A blob-key prefix: segments as in blob keys, no `..`. */
+const BLOB_PREFIX = /^(?!.*(^|\/)\.\.(\/|$))[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/;
 
 const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -38,8 +49,20 @@ export const ConfigSchema = z.object({
   uploadLimitBytes: int(100 * 1024 * 1024),
   /** Largest ambient-audio upload of a persona, in bytes. @default 20971520 (20 MiB) */
   ambientAudioLimitBytes: int(20 * 1024 * 1024),
-  /** Express `trust proxy` setting: false, true, a hop count, or a comma-separated list of subnets. */
-  trustProxy: z.union([z.boolean(), z.number(), z.string()]).default(false),
+  /**
+   * Express `trust proxy` setting: `false` (the client IP is the socket's), `true` (trust every
+   * hop), a hop count, or a comma-separated list of addresses, CIDRs and the presets `loopback`,
+   * `linklocal`, `uniquelocal`. It decides `req.ip`, which keys the auth rate limit. @default false
+   */
+  trustProxy: z
+    .union([z.boolean(), z.number(), z.string(), z.array(z.string())])
+    .default(false)
+    .transform((value, ctx): TrustProxy => {
+      const parsed = parseTrustProxy(value);
+      if (parsed.ok) return parsed.value;
+      for (const message of parsed.problems) ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+      return z.NEVER;
+    }),
   signupEnabled: z.boolean().default(true),
   /** Requests per minute per client IP on login, signup and refresh. @default 20 */
   authRateLimitPerMinute: int(20),
@@ -85,7 +108,54 @@ export const ConfigSchema = z.object({
   simulationMaxAttempts: int(3),
   /** How long the agent may take to answer one turn of a simulated call, in ms. @default 30000 */
   simulationTurnTimeoutMs: int(30_000),
+  /** Where blobs live: files under `<dataDir>/blobs`, or an S3-compatible bucket shared by every instance. @default filesystem */
+  blobStore: z.enum(['filesystem', 's3']).default('filesystem'),
+  /** The bucket of `blobStore: s3` (required then). */
+  s3Bucket: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be a bucket name (3-63 lower-case letters, digits, dots, hyphens)',
+    )
+    .optional(),
+  /** Folder of every blob in the bucket, e.g. `voice-eval/prod`; empty keeps them at the root. */
+  s3Prefix: z
+    .string()
+    .transform((s) => s.replace(/^\/+|\/+$/g, ''))
+    .refine(
+      (s) => s === '' || BLOB_PREFIX.test(s),
+      'must be slash-separated segments of letters, digits, "_", "-" and "."',
+    )
+    .default(''),
+  /** An S3-compatible endpoint (MinIO, R2, Ceph…); unset talks to AWS S3. */
+  s3Endpoint: z
+    .string()
+    .url()
+    .regex(/^https?:\/\//i, 'must be an http(s) URL')
+    .optional(),
+  /** The bucket's region; unset falls back to `AWS_REGION`, then `us-east-1`. */
+  s3Region: z.string().min(1).optional(),
+  /** Path-style URLs (`endpoint/bucket/key`), which most self-hosted stores need. @default false */
+  s3ForcePathStyle: z
+    .union([z.boolean(), flag], { errorMap: () => ({ message: 'must be true or false' }) })
+    .default(false),
+  /** Deadline of one webhook delivery attempt (connect, POST, answer), in ms. @default 15000 */
+  webhookTimeoutMs: int(15_000),
+  /** Delay before the second attempt of a failed webhook delivery, doubled after each failure (with jitter), in ms. @default 60000 */
+  webhookRetryBaseMs: int(60_000),
+  /** Longest delay between two attempts of a webhook delivery, in ms. @default 18000000 (5 hours) */
+  webhookRetryMaxDelayMs: int(5 * 3600 * 1000),
+  /** Attempts of a webhook delivery before it fails (the defaults spread 13 attempts over about 24 hours). @default 13 */
+  webhookMaxAttempts: int(13),
+  /** An endpoint whose every delivery attempt failed for this long is disabled, in ms. @default 432000000 (5 days) */
+  webhookDisableAfterMs: int(5 * 24 * 3600 * 1000),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Serves Prometheus metrics on `GET /metrics` (and times every request for them). @default false */
+  metrics: z
+    .union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1')])
+    .default(false),
+  /** A bearer token `GET /metrics` requires, when set: at least 16 characters. */
+  metricsToken: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -106,6 +176,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   VOICE_EVAL_AMBIENT_AUDIO_LIMIT_BYTES: 'ambientAudioLimitBytes',
   VOICE_EVAL_PREVIOUS_ENCRYPTION_KEYS: 'previousEncryptionKeys',
   VOICE_EVAL_TRUST_PROXY: 'trustProxy',
+  VOICE_EVAL_AUTH_RATE_LIMIT_PER_MINUTE: 'authRateLimitPerMinute',
   VOICE_EVAL_LOG_LEVEL: 'logLevel',
   VOICE_EVAL_WORKER_CONCURRENCY: 'workerConcurrency',
   VOICE_EVAL_FETCH_ALLOWLIST: 'fetchAllowlist',
@@ -125,6 +196,19 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   VOICE_EVAL_SIMULATION_LEASE_MS: 'simulationLeaseMs',
   VOICE_EVAL_SIMULATION_MAX_ATTEMPTS: 'simulationMaxAttempts',
   VOICE_EVAL_SIMULATION_TURN_TIMEOUT_MS: 'simulationTurnTimeoutMs',
+  VOICE_EVAL_METRICS: 'metrics',
+  VOICE_EVAL_METRICS_TOKEN: 'metricsToken',
+  VOICE_EVAL_BLOB_STORE: 'blobStore',
+  VOICE_EVAL_S3_BUCKET: 's3Bucket',
+  VOICE_EVAL_S3_PREFIX: 's3Prefix',
+  VOICE_EVAL_S3_ENDPOINT: 's3Endpoint',
+  VOICE_EVAL_S3_REGION: 's3Region',
+  VOICE_EVAL_S3_FORCE_PATH_STYLE: 's3ForcePathStyle',
+  VOICE_EVAL_WEBHOOK_TIMEOUT_MS: 'webhookTimeoutMs',
+  VOICE_EVAL_WEBHOOK_RETRY_BASE_MS: 'webhookRetryBaseMs',
+  VOICE_EVAL_WEBHOOK_RETRY_MAX_DELAY_MS: 'webhookRetryMaxDelayMs',
+  VOICE_EVAL_WEBHOOK_MAX_ATTEMPTS: 'webhookMaxAttempts',
+  VOICE_EVAL_WEBHOOK_DISABLE_AFTER_MS: 'webhookDisableAfterMs',
 };
 
 const fromEnv = (env: NodeJS.ProcessEnv): Partial<ConfigInput> => {
@@ -171,8 +255,9 @@ export const loadConfig = (
     input.encryptionKey ??= dataDirSecret(dataDir, 'encryption-key');
   }
   const parsed = ConfigSchema.safeParse({ ...input, dataDir });
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || 'config'}: ${i.message}`);
+  const problems = [...(parsed.success ? [] : parsed.error.issues), ...crossFieldIssues(input)];
+  if (!parsed.success || problems.length > 0) {
+    const lines = problems.map((i) => `  - ${i.path.join('.') || 'config'}: ${i.message}`);
     throw new ConfigError(`Invalid voice-eval configuration:\n${lines.join('\n')}`);
   }
   const key = decodeKey(parsed.data.encryptionKey);
@@ -181,6 +266,12 @@ export const loadConfig = (
   }
   return parsed.data;
 };
+
+/** Rules across fields, checked beside the per-field ones so every problem is listed at once. */
+const crossFieldIssues = (input: Partial<ConfigInput>): Array<{ path: string[]; message: string }> =>
+  input.blobStore === 's3' && !input.s3Bucket
+    ? [{ path: ['s3Bucket'], message: 'is required when blobStore is s3 (VOICE_EVAL_S3_BUCKET)' }]
+    : [];
 
 /** The 32-byte encryption key from its hex or base64 form. */
 export const decodeKey = (value: string): Buffer =>

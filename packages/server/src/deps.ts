@@ -4,6 +4,8 @@ import type { SecretBox } from './crypto/index.js';
 import type { Db } from './db/knex.js';
 import type { FairDispatcher } from './dispatch/fair-dispatcher.js';
 import type { AuthCache } from './modules/auth/cache.js';
+import type { Readiness } from './ops/health.js';
+import type { ServerMetrics } from './ops/metrics.js';
 import type { ProviderGateway } from './providers/index.js';
 import type { BlobStorage } from './storage/index.js';
 import type { WorkerPool } from './workers/pool.js';
@@ -29,4 +31,8 @@ export type Deps = {
    * simulated conversations) registers here and shares its limits; `wake()` after adding work.
    */
   dispatcher: FairDispatcher;
+  /** Prometheus metrics of this instance (served on `/metrics` when enabled); `webhookDelivery()` counts deliveries. */
+  metrics: ServerMetrics;
+  /** What `/readyz` checks: database, migrations, workers. */
+  readiness: Readiness;
 };

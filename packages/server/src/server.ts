@@ -8,10 +8,14 @@ import { createDb, type Db } from './db/knex.js';
 import { migrate } from './db/migrate.js';
 import type { Deps } from './deps.js';
 import { createFairDispatcher, limitsOf } from './dispatch/fair-dispatcher.js';
+import { clientErrorHandler } from './http/problem.js';
 import { createLogger } from './logger.js';
 import { AuthCache } from './modules/auth/cache.js';
+import { createAddressPolicy } from './net/address-policy.js';
+import { Readiness } from './ops/health.js';
+import { ServerMetrics } from './ops/metrics.js';
 import { createProviderGateway, readDefaultProviderConfig } from './providers/index.js';
-import { type BlobStorage, createDefaultStorage } from './storage/index.js';
+import { type BlobStorage, createStorage } from './storage/index.js';
 import { WorkerPool } from './workers/pool.js';
 import { registerTasks } from './workers/tasks.js';
 
@@ -22,7 +26,7 @@ export type VoiceEvalServerOptions = Partial<ConfigInput> & {
   db?: Db;
   /** Environment to read configuration from. @default process.env */
   env?: NodeJS.ProcessEnv;
-  /** Blob storage to use instead of files under `<dataDir>/blobs` (e.g. object storage). */
+  /** Blob storage to use instead of the configured one (`VOICE_EVAL_BLOB_STORE`: files under `<dataDir>/blobs` or an S3 bucket). */
   storage?: BlobStorage;
 };
 
@@ -53,18 +57,23 @@ export const createVoiceEvalServer = (options: VoiceEvalServerOptions = {}): Voi
     (config.databaseUrl
       ? createDb({ kind: 'postgres', url: config.databaseUrl })
       : createDb({ kind: 'pglite', dataDir: config.dataDir }));
+  const metrics = new ServerMetrics({ defaultMetrics: config.metrics });
   const deps: Deps = {
     config,
     db,
     logger,
     now: () => new Date(),
     authCache: new AuthCache(),
-    storage: givenStorage ?? createDefaultStorage(config.dataDir),
+    storage: givenStorage ?? createStorage(config, env ?? process.env),
     secrets: createSecretBox(config),
     providers: createProviderGateway({
       defaults: readDefaultProviderConfig(env ?? process.env),
       env: env ?? process.env,
       logger,
+      // organization endpoints under the fetch allow-list as configured now (tests swap deps.config)
+      addressPolicy: () => createAddressPolicy(deps.config.fetchAllowlist),
+      observe: metrics.observeModelCall,
+      observeUsage: metrics.observeUsage,
     }),
     workers: new WorkerPool({ logger, concurrency: config.workerConcurrency }),
     dispatcher: createFairDispatcher({
@@ -76,13 +85,27 @@ export const createVoiceEvalServer = (options: VoiceEvalServerOptions = {}): Voi
       now: () => deps.now(),
       notify: (taskName) => deps.workers.notify(taskName),
     }),
+    metrics,
+    readiness: new Readiness(() => deps),
   };
+  metrics.collectFrom({
+    db,
+    dispatcher: deps.dispatcher,
+    limits: limitsOf(config),
+    now: () => deps.now(),
+    logger,
+  });
   registerTasks(deps);
   const app = createApp(deps);
   let server: Server | undefined;
 
   const start = async () => {
-    await migrate(db);
+    deps.readiness.migrating = true;
+    try {
+      await migrate(db);
+    } finally {
+      deps.readiness.migrating = false;
+    }
     if (config.workerConcurrency > 0) deps.workers.start();
   };
 
@@ -90,6 +113,7 @@ export const createVoiceEvalServer = (options: VoiceEvalServerOptions = {}): Voi
     await start();
     const started = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(port, () => resolve(s)).once('error', reject);
+      s.on('clientError', clientErrorHandler);
     });
     server = started;
     const address = started.address();

@@ -57,7 +57,7 @@ export const createHarness = async (options: VoiceEvalServerOptions = {}): Promi
     jwtSecret: 'test-secret-that-is-at-least-32-characters-long',
     encryptionKey: Buffer.alloc(32, 7).toString('base64'),
     authRateLimitPerMinute: 100_000,
-    logger: pino({ level: 'silent' }),
+    logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
     db: testDb.db,
     env: {},
     ...options,

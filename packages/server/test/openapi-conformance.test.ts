@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenAiDouble, startOpenAiDouble } from './doubles/openai-compatible.js';
-import { type Drive, driveAccess, driveSettings } from './openapi/drive.js';
+import { type Drive, driveAccess, driveSettings, driveWebhooks } from './openapi/drive.js';
 import { DRIVEN_ERRORS, driveErrors } from './openapi/drive-errors.js';
 import { driveSuites } from './openapi/drive-simulation.js';
 import { driveCalls, driveMetrics } from './openapi/drive-work.js';
@@ -32,7 +32,15 @@ beforeAll(async () => {
   });
   const options = { fetch: recorder.fetch };
   const drive: Drive = { h, client: h.sdk(options), anonymous: h.anonymous(options), double, options };
-  const steps = [driveAccess, driveSettings, driveMetrics, driveCalls, driveSuites, driveErrors];
+  const steps = [
+    driveAccess,
+    driveSettings,
+    driveWebhooks,
+    driveMetrics,
+    driveCalls,
+    driveSuites,
+    driveErrors,
+  ];
   for (const step of steps) await step(drive);
 }, 120_000);
 afterAll(() => double?.close());

@@ -28,6 +28,7 @@ const AREAS: Partial<Record<Area, { fixture: keyof Fixtures; scoped: boolean; la
   personas: { fixture: 'persona', scoped: true, label: 'Persona' },
   evaluators: { fixture: 'evaluator', scoped: true, label: 'Evaluator' },
   evaluatorSuites: { fixture: 'evaluatorSuite', scoped: true, label: 'Evaluator suite' },
+  webhookEndpoints: { fixture: 'webhookEndpoint', scoped: false, label: 'Webhook endpoint' },
 };
 
 /** Rows hidden from lists unless the query asks for them, as the server does. */

@@ -2,6 +2,7 @@ import type { AgentConnection, AgentConnectionWrite, EvaluatorSuite } from '@voi
 import { CronExpressionParser } from 'cron-parser';
 import { isReply, readConnection } from './agent-connection.js';
 import { createRow, filterRows, patchRow } from './crud.js';
+import { unusableBundle } from './domain-voice-bundles.js';
 import { idOf, type MockEnv, notFound, paginate, type RouteImpl } from './env.js';
 import type { MockReply, ParsedRequest } from './respond.js';
 import { combinationFields } from './suite-combinations.js';
@@ -125,6 +126,8 @@ const runOf = (env: MockEnv, req: ParsedRequest) => env.db.suiteRuns.get(idOf(re
 /** Agents' connections and their test, suites' combinations and schedule, and suite runs (DESIGN §10). */
 export const simulationImpls: Record<string, RouteImpl> = {
   'agents.create': (req, env) => {
+    const unusable = unusableBundle(env, req, bodyOf(req).voice_bundle_id);
+    if (unusable) return unusable;
     const written = withConnection(bodyOf(req), null);
     if ('reply' in written) return written.reply;
     return { status: 201, body: createRow(env, 'agents', { ...req, body: written.body }) };
@@ -132,6 +135,8 @@ export const simulationImpls: Record<string, RouteImpl> = {
   'agents.update': (req, env) => {
     const agent = env.db.agents.get(idOf(req), req.workspaceId);
     if (!agent) return notFound('Agent');
+    const unusable = unusableBundle(env, req, bodyOf(req).voice_bundle_id);
+    if (unusable) return unusable;
     const written = withConnection(bodyOf(req), agent.connection);
     return 'reply' in written ? written.reply : patchRow(env, 'agents', req, written.body);
   },

@@ -30,6 +30,8 @@ import type {
   TranscribeResult,
   User,
   VoiceBundle,
+  WebhookDelivery,
+  WebhookEndpoint,
   Workspace,
 } from '@voice-eval/contract';
 import { uuidOf } from './sample.js';
@@ -78,4 +80,6 @@ export interface Fixtures {
   suiteRunComparison: Fixture<SuiteRunComparison>;
   metricClustersReport: Fixture<MetricClustersReport>;
   transcribeResult: Fixture<TranscribeResult>;
+  webhookEndpoint: Fixture<WebhookEndpoint>;
+  webhookDelivery: Fixture<WebhookDelivery>;
 }

@@ -25,7 +25,11 @@ import {
   TagSchema,
   TranscribeResultSchema,
   UserSchema,
+  type VoiceBundle,
   VoiceBundleSchema,
+  voiceBundleMissingFields,
+  WebhookDeliverySchema,
+  WebhookEndpointSchema,
   WorkspaceSchema,
 } from '@voice-eval/contract';
 import type { z } from 'zod';
@@ -47,6 +51,14 @@ const define =
   (overrides = {}) => {
     const base = sample(schema, seq) as object;
     return schema.parse({ ...base, ...defaults(seq.next()), ...overrides });
+  };
+
+/** `missing_fields` is derived from the bundle, as the server does, whatever the overrides say. */
+const withMissingFields =
+  (make: Fixture<VoiceBundle>): Fixture<VoiceBundle> =>
+  (overrides) => {
+    const bundle = make(overrides);
+    return { ...bundle, missing_fields: voiceBundleMissingFields(bundle) };
   };
 
 const org = { organization_id: MOCK_ORGANIZATION_ID };
@@ -133,18 +145,20 @@ export const createFixtures = (seq: Sequence): Fixtures => {
       enabled: true,
       created_by: MOCK_USER_ID,
     })),
-    voiceBundle: fixture(VoiceBundleSchema)((n) => ({
-      name: `Voice bundle ${n}`,
-      bundle_type: 'stt_llm_tts',
-      stt_provider: 'openai',
-      stt_model: 'whisper-1',
-      llm_provider: 'openai',
-      llm_model: 'gpt-4o-mini',
-      tts_provider: 'openai',
-      tts_model: 'tts-1',
-      is_active: true,
-      created_by: MOCK_USER_ID,
-    })),
+    voiceBundle: withMissingFields(
+      fixture(VoiceBundleSchema)((n) => ({
+        name: `Voice bundle ${n}`,
+        bundle_type: 'stt_llm_tts',
+        stt_provider: 'openai',
+        stt_model: 'whisper-1',
+        llm_provider: 'openai',
+        llm_model: 'gpt-4o-mini',
+        tts_provider: 'openai',
+        tts_model: 'tts-1',
+        is_active: true,
+        created_by: MOCK_USER_ID,
+      })),
+    ),
     callImportSchema: fixture(CallImportSchemaSchema)((n) => ({
       ...scoped,
       name: `Schema ${n}`,
@@ -244,6 +258,23 @@ export const createFixtures = (seq: Sequence): Fixtures => {
       progress: { phase: 'done', completed_steps: 1, total_steps: 1 },
     })),
     transcribeResult: fixture(TranscribeResultSchema)(() => ({})),
+    webhookEndpoint: fixture(WebhookEndpointSchema)((n) => ({
+      url: `https://hooks.example.test/voice-eval/${n}`,
+      description: '',
+      events: ['evaluation.completed'],
+      enabled: true,
+      disabled_reason: null,
+      disabled_at: null,
+      failing_since: null,
+    })),
+    webhookDelivery: fixture(WebhookDeliverySchema)(() => ({
+      event_type: 'ping',
+      status: 'pending',
+      next_attempt_at: null,
+      delivered_at: null,
+      error: null,
+      attempts: [],
+    })),
     ...createSimulationFixtures(fixture),
   };
 };

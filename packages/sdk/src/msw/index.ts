@@ -11,6 +11,8 @@ import type { HttpHandler } from 'msw';
 import { crudImpl } from './crud.js';
 import { authImpls } from './domain-auth.js';
 import { simulationImpls } from './domain-simulation.js';
+import { voiceBundleImpls } from './domain-voice-bundles.js';
+import { webhookImpls } from './domain-webhooks.js';
 import { workImpls } from './domain-work.js';
 import type { MockEnv, RouteImpl } from './env.js';
 import { type Fixtures, MOCK_WORKSPACE_ID } from './fixture-types.js';
@@ -60,7 +62,13 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     requestId,
     generatedClusterScopes: new Set(),
   };
-  const impls: Record<string, RouteImpl> = { ...authImpls, ...workImpls, ...simulationImpls };
+  const impls: Record<string, RouteImpl> = {
+    ...authImpls,
+    ...workImpls,
+    ...simulationImpls,
+    ...voiceBundleImpls,
+    ...webhookImpls,
+  };
 
   const handlers = ROUTES.map(({ area, name, route }) => {
     const label = `${area}.${name}`;

@@ -18,6 +18,8 @@ import type {
   SuiteRunCall,
   Tag,
   VoiceBundle,
+  WebhookDelivery,
+  WebhookEndpoint,
   Workspace,
 } from '@voice-eval/contract';
 
@@ -122,6 +124,9 @@ export interface MockDb {
   suiteRuns: Collection<SuiteRun>;
   /** Simulated calls of suite runs (found by `run_id`). */
   suiteRunCalls: Collection<SuiteRunCall>;
+  webhookEndpoints: Collection<WebhookEndpoint>;
+  /** Deliveries of webhook endpoints (found by `endpoint_id`). */
+  webhookDeliveries: Collection<WebhookDelivery>;
 }
 
 export const createDb = (): MockDb => ({
@@ -145,4 +150,6 @@ export const createDb = (): MockDb => ({
   evaluatorSuites: new Collection(),
   suiteRuns: new Collection(),
   suiteRunCalls: new Collection(),
+  webhookEndpoints: new Collection(),
+  webhookDeliveries: new Collection(),
 });

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { labelOf, topTerms } from './labels.js';
-import { type DistanceBand, partition } from './partition.js';
+import { partition } from './partition.js';
+import { spectralPartition } from './spectral.js';
 import { surfaceForms, type Token, tokenize } from './text.js';
-import { centroid, dotDense, featuresOf, tfidf } from './tfidf.js';
+import { centroid, cosine, dotDense, featuresOf, tfidf } from './tfidf.js';
 
 /** One text to cluster: a flagged result's rationale and failure reason, say. */
 export type TextItem = { id: string; text: string };
@@ -29,15 +30,21 @@ export type ClusterOptions = {
   maxSubClusters?: number;
   /** Smallest cluster searched for sub-clusters. @default 6 */
   minSubClusterParent?: number;
+  /**
+   * Embedding vectors by item id (from an embeddings model): when every item has one, top-level
+   * clusters are found on their cosine similarities instead of TF-IDF; terms and labels still
+   * come from the words.
+   */
+  embeddings?: ReadonlyMap<string, readonly number[]>;
 };
 
-/** Mean silhouette a top-level cut needs to be trusted. */
-const MIN_SILHOUETTE = 0.05;
 /**
- * Top-level clusters: texts closer than 0.93 in average cosine distance share a root cause;
- * groups 0.97 or more apart (hardly a shared term) stay apart; in between the cut decides.
+ * Fewer texts than this make too thin a neighbour graph for spectral clustering: they are cut by
+ * average linkage, silhouette and dendrogram gap inside a distance band (texts closer than 0.93
+ * share a root cause, groups 0.97 apart stay apart), as before spectral clustering.
  */
-const TOP_BAND = { merge: 0.93, split: 0.97 };
+const MIN_SPECTRAL = 40;
+const SMALL_TOP = { minSilhouette: 0.05, band: { merge: 0.93, split: 0.97 } };
 /** Sub-clusters are only reported for clearly separated structure. */
 const MIN_SUB_SILHOUETTE = 0.2;
 
@@ -68,16 +75,50 @@ const assignIds = <T extends { terms: string[]; memberIds: string[] }>(
 
 type Grouped = { terms: string[]; label: string; members: number[] };
 
+/** Cosine similarity of two dense vectors. */
+const denseCosine = (a: readonly number[], b: readonly number[]): number => {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * (b[i] ?? 0);
+    na += a[i]! * a[i]!;
+    nb += (b[i] ?? 0) * (b[i] ?? 0);
+  }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+};
+
+/**
+ * How texts are grouped: `spectral` (top level) on the embeddings when given, else on TF-IDF
+ * cosine; `agglomerative` (sub-clusters) returns null when no cut is well separated.
+ */
+type Method =
+  | { kind: 'spectral'; maxClusters: number; embeddings: ReadonlyArray<readonly number[]> | null }
+  | { kind: 'agglomerative'; maxClusters: number; minSilhouette: number };
+
 /** Vectorises the texts and groups them; members of each group most typical first. */
-const group = (
-  tokens: readonly Token[][],
-  maxClusters: number,
-  minSilhouette: number,
-  band: DistanceBand | null,
-) => {
+const group = (tokens: readonly Token[][], method: Method) => {
   const model = tfidf(tokens.map(featuresOf));
   const size = model.vocabulary.length;
-  const labels = partition(model.vectors, size, { maxClusters, minSilhouette, band });
+  let labels: number[] | null;
+  if (method.kind === 'spectral' && (method.embeddings || tokens.length >= MIN_SPECTRAL)) {
+    const embeddings = method.embeddings;
+    labels = spectralPartition(
+      tokens.length,
+      embeddings
+        ? (i, j) => denseCosine(embeddings[i]!, embeddings[j]!)
+        : (i, j) => cosine(model.vectors[i]!, model.vectors[j]!),
+      { maxClusters: method.maxClusters },
+    );
+  } else if (method.kind === 'spectral') {
+    labels = partition(model.vectors, size, { maxClusters: method.maxClusters, ...SMALL_TOP });
+  } else {
+    labels = partition(model.vectors, size, {
+      maxClusters: method.maxClusters,
+      minSilhouette: method.minSilhouette,
+      band: null,
+    });
+  }
   if (!labels) return null;
   const forms = surfaceForms(tokens);
   const groups: Grouped[] = [];
@@ -96,16 +137,19 @@ const group = (
 };
 
 /**
- * Clusters texts without a model: Porter-stemmed unigrams and bigrams without stopwords, TF-IDF,
- * cosine average-linkage agglomerative clustering with the cut chosen by silhouette and dendrogram
- * gap inside a distance band, then the same inside each large cluster for sub-clusters. Ids hash the namespace and the top terms, so a
+ * Clusters texts without a model: Porter-stemmed unigrams and bigrams without stopwords, TF-IDF
+ * with sublinear tf, spectral clustering of the cosine k-nearest-neighbour graph with k by
+ * eigengap (or of embedding vectors when `embeddings` are given), then cosine average-linkage
+ * inside each large cluster for sub-clusters, reported only when well separated (silhouette). Ids hash the namespace and the top terms, so a
  * regenerated report keeps the ids of clusters about the same thing. Largest clusters first.
  */
 export const clusterItems = (items: readonly TextItem[], options: ClusterOptions = {}): Cluster[] => {
   const namespace = options.namespace ?? '';
   const ordered = [...items].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const tokens = ordered.map((item) => tokenize(item.text));
-  const top = group(tokens, options.maxClusters ?? 8, MIN_SILHOUETTE, TOP_BAND) ?? [];
+  const vectors = ordered.map((item) => options.embeddings?.get(item.id));
+  const embeddings = vectors.every((v) => v && v.length > 0) ? (vectors as number[][]) : null;
+  const top = group(tokens, { kind: 'spectral', maxClusters: options.maxClusters ?? 8, embeddings }) ?? [];
   const clusters = assignIds(
     'c',
     namespace,
@@ -132,9 +176,7 @@ const subClustersOf = (
   if (members.length < (options.minSubClusterParent ?? 6)) return [];
   const inner = group(
     members.map((i) => tokens[i]!),
-    options.maxSubClusters ?? 4,
-    MIN_SUB_SILHOUETTE,
-    null,
+    { kind: 'agglomerative', maxClusters: options.maxSubClusters ?? 4, minSilhouette: MIN_SUB_SILHOUETTE },
   );
   if (!inner || inner.length < 2) return [];
   return assignIds(

@@ -2,6 +2,8 @@ import { type OrganizationPlan, OrganizationPlanSchema, Uuid } from '@voice-eval
 import type { Db } from '../db/knex.js';
 import { iso } from '../db/rows.js';
 import { ApiError, notFound } from '../errors.js';
+import { createVoiceEvalServer } from '../server.js';
+import { type CliCommand, DATA_DIR_HELP, DATA_DIR_OPTION, EXIT, stringOption } from './command.js';
 
 /** What {@link setPlan} reports: the organization and its plan before and after. */
 export type SetPlanResult = {
@@ -40,4 +42,35 @@ export const setPlan = async (db: Db, organizationId: string, plan: string): Pro
       updated_at: iso(row.updated_at),
     };
   });
+};
+
+/** `voice-eval set-plan ORG_ID PLAN`. */
+export const setPlanCommand: CliCommand = {
+  name: 'set-plan',
+  summary: "set an organization's plan (enterprise enables ambient audio)",
+  synopsis: 'set-plan ORG_ID free|enterprise [--data-dir DIR]',
+  help: `Sets an organization's plan in the database directly. Running servers pick the change up within
+5 seconds. Exits 1 for an unknown organization.
+
+Options:
+${DATA_DIR_HELP}`,
+  options: { ...DATA_DIR_OPTION },
+  positionals: { min: 2, max: 2 },
+  run: async (args) => {
+    const [organizationId, plan] = args.positionals as [string, string];
+    const dataDir = stringOption(args, 'data-dir');
+    const server = createVoiceEvalServer({ ...(dataDir ? { dataDir } : {}), workerConcurrency: 0 });
+    try {
+      await server.migrate();
+      const result = await setPlan(server.deps.db, organizationId, plan);
+      console.log(`${result.name} (${result.organization_id}): ${result.previous_plan} -> ${result.plan}`);
+      return EXIT.ok;
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      console.error(`voice-eval set-plan: ${err.detail ?? err.message}`);
+      return EXIT.failed;
+    } finally {
+      await server.close();
+    }
+  },
 };

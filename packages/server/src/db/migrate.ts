@@ -14,6 +14,10 @@ import * as m20261121000400 from './migrations/20261121000400_create_evaluations
 import * as m20261121000500 from './migrations/20261121000500_create_metric_cluster_reports.js';
 import * as m20261125000100 from './migrations/20261125000100_create_suite_runs.js';
 import * as m20261125000200 from './migrations/20261125000200_add_voice_simulation.js';
+import * as m20261125000300 from './migrations/20261125000300_index_active_runs_by_import.js';
+import * as m20261125001600 from './migrations/20261125001600_create_webhooks.js';
+import * as m20261125002000 from './migrations/20261125002000_add_evaluation_row_discoveries.js';
+import * as m20261125002100 from './migrations/20261125002100_index_transcribing_rows_by_import.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -33,12 +37,41 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261121000500_create_metric_cluster_reports': m20261121000500,
   '20261125000100_create_suite_runs': m20261125000100,
   '20261125000200_add_voice_simulation': m20261125000200,
+  '20261125000300_index_active_runs_by_import': m20261125000300,
+  '20261125001600_create_webhooks': m20261125001600,
+  '20261125002000_add_evaluation_row_discoveries': m20261125002000,
+  '20261125002100_index_transcribing_rows_by_import': m20261125002100,
 };
 
 const source: Knex.MigrationSource<string> = {
   getMigrations: async () => Object.keys(MIGRATIONS),
   getMigrationName: (name) => name,
   getMigration: async (name) => MIGRATIONS[name]!,
+};
+
+/** The names of every migration this build applies, in order. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
+/**
+ * Where the schema stands against this build's migrations: `applied` (all of them), `running`
+ * (some pending while another process holds the migration lock) or `pending` (some pending and
+ * nobody migrating, e.g. before the first start). One cheap query.
+ */
+export const migrationState = async (db: Db): Promise<'applied' | 'running' | 'pending'> => {
+  try {
+    const result = await db.raw(
+      `select (select count(*)::int from knex_migrations where name = any(?)) as applied,
+              (select coalesce(max(is_locked), 0)::int from knex_migrations_lock) as locked`,
+      [MIGRATION_NAMES as string[]],
+    );
+    const row = result.rows[0] as { applied: number; locked: number };
+    if (row.applied === MIGRATION_NAMES.length) return 'applied';
+    return row.locked ? 'running' : 'pending';
+  } catch (err) {
+    // undefined_table: a database no migration has touched yet
+    if ((err as { code?: string }).code === '42P01') return 'pending';
+    throw err;
+  }
 };
 
 /** Applies every pending migration; safe to call on each start. */

@@ -11,6 +11,7 @@ const PAGE = `<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>voice-eval API reference</title>
   <link rel="stylesheet" href="docs/assets/swagger-ui.css">
+  <link rel="icon" type="image/png" href="docs/assets/favicon-32x32.png">
 </head>
 <body>
   <div id="swagger-ui"></div>
@@ -25,11 +26,28 @@ const INIT = `window.ui = SwaggerUIBundle({ url: 'openapi.json', dom_id: '#swagg
 /** The contract's committed OpenAPI document (its tests keep it equal to the contract). */
 const OPENAPI_PATH = createRequire(import.meta.url).resolve('@voice-eval/contract/openapi.json');
 
+/**
+ * The page's security headers: helmet's defaults (a CSP that allows its own scripts and styles),
+ * except what only holds over HTTPS. Over plain HTTP on a host name that is not localhost, a
+ * browser obeying `upgrade-insecure-requests` fetches the page's assets over HTTPS, which the
+ * server does not speak, and ignores `Cross-Origin-Opener-Policy` with a console error. HSTS is
+ * set for every HTTPS response in app.ts.
+ */
+const pageHeaders = {
+  https: helmet({ strictTransportSecurity: false }),
+  http: helmet({
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    crossOriginOpenerPolicy: false,
+    strictTransportSecurity: false,
+  }),
+};
+
 /** `GET /openapi.json` and `GET /docs`: the API reference, every asset served from this process. */
 export const docsRouter = (): Router => {
   const router = express.Router();
-  // the page needs a CSP that allows its own scripts and styles (helmet's defaults)
-  router.use('/docs', helmet());
+  router.use('/docs', (req, res, next) =>
+    (req.secure ? pageHeaders.https : pageHeaders.http)(req, res, next),
+  );
   router.get('/openapi.json', (_req, res, next) => {
     res.sendFile(OPENAPI_PATH, { maxAge: '1h' }, (err) => err && next(err));
   });

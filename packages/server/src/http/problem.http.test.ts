@@ -96,7 +96,8 @@ describe('security headers and CORS', () => {
       expect(reply.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
       expect(reply.headers.get('x-frame-options')).toBe('DENY');
       expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(reply.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+      // HSTS only over HTTPS (req.secure): docs.http.test.ts covers a forwarded https request
+      expect(reply.headers.get('strict-transport-security')).toBeNull();
       expect(reply.headers.get('cache-control')).toBe('no-store');
       expect(reply.headers.get('x-powered-by')).toBeNull();
     }
@@ -107,5 +108,12 @@ describe('security headers and CORS', () => {
       headers: { origin: 'https://evil.example' },
     });
     expect(reply.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('requests the HTTP parser refuses', () => {
+  it('a request line over the size limit is a 400 problem, not a bare 431', async () => {
+    const reply = await h.request('GET', `/api/v1/tags?q=${'x'.repeat(20_000)}`);
+    expectProblem(reply, 400, 'bad_request');
   });
 });

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import type { RequestValidationError } from '@ts-rest/express';
 import { ERROR_STATUS, type ErrorCode, type Problem } from '@voice-eval/contract';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
@@ -71,6 +73,20 @@ export const notFoundHandler: RequestHandler = (req, res) => {
 
 type HttpishError = Error & { type?: string; status?: number; code?: string };
 
+/**
+ * The errors busboy (under multer) raises for a body that is not valid multipart: no or a bad
+ * boundary, a body that ends early or never starts, a malformed part header (e.g. NUL in a file
+ * name). Plain `Error`s told apart by message only, so they are matched exactly.
+ */
+const MALFORMED_MULTIPART = new Set([
+  'Malformed content type',
+  'Malformed part header',
+  'Missing Content-Type',
+  'Multipart: Boundary not found',
+  'Unexpected end of file',
+  'Unexpected end of form',
+]);
+
 /** Maps errors from body parsers and upload middleware to problems. */
 const fromMiddlewareError = (err: HttpishError): ApiError | undefined => {
   if (err.type === 'entity.parse.failed') return new ApiError('bad_request', 'The body is not valid JSON.');
@@ -86,6 +102,9 @@ const fromMiddlewareError = (err: HttpishError): ApiError | undefined => {
   }
   if (err.type === 'charset.unsupported' || err.type === 'encoding.unsupported') {
     return new ApiError('unsupported_media_type', err.message);
+  }
+  if (err.constructor === Error && MALFORMED_MULTIPART.has(err.message)) {
+    return new ApiError('bad_request', `The multipart body is malformed (${err.message}).`);
   }
   // Express decoding a path parameter with bad percent-encoding (`/tags/%E0%A4%A`)
   if (err instanceof URIError) return new ApiError('bad_request', 'The path is not valid percent-encoding.');
@@ -106,5 +125,35 @@ export const errorHandler: ErrorRequestHandler = (err: HttpishError, req, res, n
     req,
     res,
     new ApiError('internal', 'An unexpected error occurred. Quote the request id when reporting it.'),
+  );
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Express sees them (a request line or headers over
+ * its size limit, bytes that are not HTTP): a 400 `bad_request` problem like every other error,
+ * instead of Node's bare 431/400 with no body. Listen for the server's `clientError` with it.
+ */
+export const clientErrorHandler = (err: NodeJS.ErrnoException, socket: Duplex): void => {
+  if (!socket.writable || !err.code?.startsWith('HPE_')) {
+    if (socket.writable && err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    } else socket.destroy();
+    return;
+  }
+  const body: Problem = {
+    type: 'urn:voice-eval:problem:bad_request',
+    title: TITLES.bad_request,
+    status: 400,
+    code: 'bad_request',
+    request_id: randomUUID(),
+    detail:
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? 'The request line and headers are larger than the server accepts.'
+        : 'The request is not valid HTTP.',
+  };
+  const text = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\nX-Request-Id: ${body.request_id}\r\nConnection: close\r\n\r\n${text}`,
   );
 };

@@ -14,14 +14,27 @@ export const RATE_LIMITED_PATHS = [
 
 /**
  * A fixed window per client IP (per instance) on the credential endpoints; over the limit the
- * answer is 429 `rate_limited` with `Retry-After` in seconds.
+ * answer is 429 `rate_limited` with `Retry-After` in seconds. The client IP is `req.ip`, so it
+ * follows the `trustProxy` setting.
  */
-export const authRateLimit = (deps: Deps): RequestHandler =>
-  rateLimit({
+export const authRateLimit = (deps: Deps): RequestHandler => {
+  if (deps.config.trustProxy === true) {
+    deps.logger.warn(
+      {
+        detail:
+          'every X-Forwarded-For hop is trusted, so a client can choose the IP the auth rate limit counts; give a hop count or the proxy addresses',
+      },
+      'config:trust_proxy_all',
+    );
+  }
+  return rateLimit({
     windowMs: 60_000,
     limit: deps.config.authRateLimitPerMinute,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
+    // the library's own checks print stack traces to the console; the setting is validated at
+    // start (config.ts) and a permissive one is logged above
+    validate: { xForwardedForHeader: false, trustProxy: false },
     handler: (req, res, _next, options) => {
       const resetTime = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       const seconds = resetTime
@@ -36,3 +49,4 @@ export const authRateLimit = (deps: Deps): RequestHandler =>
       );
     },
   });
+};

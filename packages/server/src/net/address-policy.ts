@@ -1,10 +1,14 @@
-import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Which hosts and addresses a server-side fetch of a user-supplied URL may reach. Private,
- * loopback, link-local, unspecified, carrier-grade NAT, multicast, documentation and reserved
- * ranges are refused, IPv4-mapped and NAT64/6to4 IPv6 forms included, unless the allow-list names
- * the host or an address range (DESIGN §6).
+ * Which hosts and addresses a server-side fetch of a user-supplied URL may reach. Only global
+ * unicast addresses are allowed: private, loopback, link-local, unspecified, carrier-grade NAT,
+ * multicast, broadcast, documentation, benchmarking and reserved ranges are refused, and so are
+ * the IPv6 forms that embed or reach an IPv4 address (IPv4-compatible, NAT64, SIIT, 6to4,
+ * Teredo); an IPv4-mapped address is judged as the IPv4 address it stands for. Addresses are
+ * parsed and classified by `ipaddr.js`, which also reads the shorthand IPv4 forms (`2130706433`,
+ * `0x7f.1`, `017700000001`, `127.1`). The allow-list may name a host or an address range
+ * (DESIGN §6).
  */
 export interface AddressPolicy {
   /** Whether the host name is allow-listed as such (then every address it resolves to is allowed). */
@@ -13,66 +17,62 @@ export interface AddressPolicy {
   isAddressAllowed(address: string): boolean;
 }
 
-const BLOCKED_V4: ReadonlyArray<readonly [string, number]> = [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-];
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+type Range = [Address, number];
 
-const BLOCKED_V6: ReadonlyArray<readonly [string, number]> = [
-  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible form
-  ['64:ff9b::', 96], // NAT64: reaches IPv4 addresses
-  ['64:ff9b:1::', 48],
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['2002::', 16], // 6to4: embeds an IPv4 address
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-];
+/** The IPv4 address an IPv4-mapped IPv6 address stands for, else the address itself. */
+const unmapped = (address: Address): Address =>
+  address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (address as ipaddr.IPv6).toIPv4Address()
+    : address;
 
-const blocked = new BlockList();
-for (const [net, prefix] of BLOCKED_V4) blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of BLOCKED_V6) blocked.addSubnet(net, prefix, 'ipv6');
-
-/** The eight 16-bit groups of an IPv6 address, or null when it is not one. */
-const ipv6Groups = (address: string): number[] | null => {
-  if (isIP(address) !== 6) return null;
-  let text = address.toLowerCase().split('%')[0]!;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+/** The address in any form `ipaddr.js` reads (zone index and brackets allowed), or null. */
+const parseAddress = (text: string): Address | null => {
+  const host = text.trim().replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(host)) return null;
+  try {
+    return unmapped(ipaddr.parse(host));
+  } catch {
+    return null;
   }
-  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const zeros = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
-  return [...left, ...zeros, ...right].map((group) => Number.parseInt(group, 16));
 };
+
+/**
+ * The canonical text of an IP literal in any form the policy reads (`2130706433` ->
+ * `127.0.0.1`, `[::ffff:7f00:1]` -> `127.0.0.1`), or null when `host` is a name.
+ */
+export const ipLiteralOf = (host: string): string | null => parseAddress(host)?.toString() ?? null;
 
 /** The IPv4 address an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) stands for, else the input. */
 export const unmapIpv4 = (address: string): string => {
-  const groups = ipv6Groups(address);
-  if (!groups || groups.slice(0, 5).some((g) => g !== 0) || groups[5] !== 0xffff) return address;
-  const [hi, lo] = [groups[6]!, groups[7]!];
-  return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join('.');
+  const parsed = ipaddr.IPv6.isValid(address) ? ipaddr.IPv6.parse(address) : null;
+  return parsed?.isIPv4MappedAddress() ? parsed.toIPv4Address().toString() : address;
 };
 
-const typeOf = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
+/** Global unicast IPv6 (RFC 4291 §2.4): everything else is special or unassigned. */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+/** `::a.b.c.d`, the deprecated IPv4-compatible form, which `ipaddr.js` calls unicast. */
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
+
+/** Whether the address is publicly routable unicast, the only kind reached without an allow-list. */
+const isGlobalUnicast = (address: Address): boolean => {
+  if (address.range() !== 'unicast') return false;
+  if (address.kind() === 'ipv4') return true;
+  return address.match(GLOBAL_UNICAST_V6) && !address.match(IPV4_COMPATIBLE);
+};
+
+/** An allow-list range: an IPv4-mapped IPv6 CIDR of /96 or longer becomes the IPv4 range it covers. */
+const rangeOf = (entry: string): Range | null => {
+  try {
+    const [net, prefix] = ipaddr.parseCIDR(entry);
+    if (net.kind() === 'ipv6' && prefix >= 96 && (net as ipaddr.IPv6).isIPv4MappedAddress()) {
+      return [(net as ipaddr.IPv6).toIPv4Address(), prefix - 96];
+    }
+    return [net, prefix];
+  } catch {
+    return null;
+  }
+};
 
 const normaliseHost = (host: string) =>
   host
@@ -86,29 +86,26 @@ const normaliseHost = (host: string) =>
  * an exact host name (`minio.internal`). Invalid CIDRs are ignored.
  */
 export const createAddressPolicy = (allowlist: readonly string[]): AddressPolicy => {
-  const allowedAddresses = new BlockList();
+  const allowedRanges: Range[] = [];
   const allowedHosts = new Set<string>();
   for (const raw of allowlist) {
     const entry = normaliseHost(raw);
     if (!entry) continue;
-    const [net = '', prefix] = entry.split('/');
-    try {
-      if (isIP(net) && prefix === undefined)
-        allowedAddresses.addAddress(unmapIpv4(net), typeOf(unmapIpv4(net)));
-      else if (isIP(net) && /^\d{1,3}$/.test(prefix ?? ''))
-        allowedAddresses.addSubnet(net, Number(prefix), typeOf(net));
-      else if (prefix === undefined) allowedHosts.add(entry);
-    } catch {
-      // a prefix longer than the address: not a usable entry
-    }
+    const address = parseAddress(entry);
+    if (address) allowedRanges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
+    else if (entry.includes('/')) {
+      const range = rangeOf(entry);
+      if (range) allowedRanges.push(range);
+    } else allowedHosts.add(entry);
   }
   return {
     isHostAllowListed: (host) => allowedHosts.has(normaliseHost(host)),
     isAddressAllowed: (raw) => {
-      const address = unmapIpv4(normaliseHost(raw));
-      if (!isIP(address)) return false;
-      if (allowedAddresses.check(address, typeOf(address))) return true;
-      return !blocked.check(address, typeOf(address));
+      const address = parseAddress(raw);
+      if (!address) return false;
+      if (allowedRanges.some(([net, prefix]) => net.kind() === address.kind() && address.match(net, prefix)))
+        return true;
+      return isGlobalUnicast(address);
     },
   };
 };

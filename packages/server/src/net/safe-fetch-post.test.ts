@@ -126,4 +126,14 @@ describe('safeFetch POST', () => {
   it('reports a non-2xx answer with its status', async () => {
     expect(await post(`${a.url}/status/503`)).toMatchObject({ ok: false, code: 'http_error', status: 503 });
   });
+
+  it('with truncate, keeps the first bytes of a long body and the body of a non-2xx answer', async () => {
+    const long = await post(`${a.url}/echo`, { maxBytes: 8, truncate: true });
+    expect(long).toMatchObject({ ok: true, status: 200 });
+    expect(long.ok && long.bytes.toString('utf8')).toBe('{"method');
+    const failed = await post(`${a.url}/status/500`, { maxBytes: 3, truncate: true });
+    expect(failed).toMatchObject({ ok: false, code: 'http_error', status: 500 });
+    expect(!failed.ok && failed.bytes?.toString('utf8')).toBe('nop');
+    expect(await post(`${a.url}/echo`, { maxBytes: 8 })).toMatchObject({ ok: false, code: 'too_large' });
+  });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingsDouble, silentWav, startRecordingsDouble } from '../../test/doubles/recordings.js';
-import { createAddressPolicy, unmapIpv4 } from './address-policy.js';
+import { createAddressPolicy, ipLiteralOf, unmapIpv4 } from './address-policy.js';
 import { safeFetch } from './safe-fetch.js';
 
 let double: RecordingsDouble;
@@ -43,6 +43,46 @@ describe('address policy', () => {
     '64:ff9b::7f00:1',
     '2002:7f00:1::',
     '224.0.0.1',
+    // the shorthand IPv4 forms getaddrinfo and URL parsers accept
+    '2130706433',
+    '0x7f.1',
+    '0x7f000001',
+    '017700000001',
+    '127.1',
+    '0177.0.0.1',
+    // IPv4-compatible, SIIT, NAT64 (RFC 6052 and local-use RFC 8215), 6to4, Teredo
+    '::7f00:1',
+    '::127.0.0.1',
+    '::ffff:0:7f00:1',
+    '64:ff9b::a00:1',
+    '64:ff9b:1::a00:1',
+    '2002:a00:1::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    // IPv4: CGNAT edges, broadcast, reserved, benchmarking, documentation, 6to4 relay
+    '100.127.255.255',
+    '255.255.255.255',
+    '240.0.0.1',
+    '198.18.0.1',
+    '192.0.2.1',
+    '192.0.0.8',
+    '192.88.99.1',
+    // IPv6: unique-local, link-local with a zone, site-local, multicast, documentation, discard
+    'fc00::1',
+    'fdff:ffff::1',
+    'fe80::1%eth0',
+    'fec0::1',
+    'ff02::1',
+    'ff0e::1',
+    '2001:db8::1',
+    '100::1',
+    '3fff::1',
+    // outside global unicast 2000::/3
+    '4000::1',
+    '::2',
+    // not an address at all
+    'localhost',
+    '',
+    '1.2.3.4.5',
   ])('refuses %s', (address) => {
     expect(strict.isAddressAllowed(address)).toBe(false);
   });
@@ -52,6 +92,10 @@ describe('address policy', () => {
     '8.8.8.8',
     '2606:4700:4700::1111',
     '::ffff:8.8.8.8',
+    '100.63.255.255',
+    '100.128.0.0',
+    '172.32.0.1',
+    '[2a00:1450:4001:82b::200e]',
   ])('allows public %s', (address) => {
     expect(strict.isAddressAllowed(address)).toBe(true);
   });
@@ -72,6 +116,27 @@ describe('address policy', () => {
     expect(policy.isAddressAllowed('192.168.0.1')).toBe(false);
     expect(policy.isHostAllowListed('minio.internal')).toBe(true);
     expect(policy.isHostAllowListed('evil.internal')).toBe(false);
+  });
+
+  it('matches allow-listed addresses in every notation, and mapped CIDRs as IPv4 ones', () => {
+    const policy = createAddressPolicy(['127.0.0.1', '::ffff:10.0.0.0/104', '[::1]']);
+    for (const form of ['2130706433', '0x7f.1', '017700000001', '::ffff:7f00:1', '[::ffff:127.0.0.1]'])
+      expect(policy.isAddressAllowed(form)).toBe(true);
+    expect(policy.isAddressAllowed('10.255.0.1')).toBe(true);
+    expect(policy.isAddressAllowed('::1')).toBe(true);
+    expect(policy.isAddressAllowed('127.0.0.2')).toBe(false);
+    expect(policy.isAddressAllowed('::7f00:1')).toBe(false);
+    expect(policy.isAddressAllowed('64:ff9b::7f00:1')).toBe(false);
+    expect(policy.isAddressAllowed('11.0.0.1')).toBe(true);
+    expect(createAddressPolicy(['10.0.0.0/40', '::/200']).isAddressAllowed('10.0.0.1')).toBe(false);
+  });
+
+  it('reads IP literals in every notation', () => {
+    expect(ipLiteralOf('2130706433')).toBe('127.0.0.1');
+    expect(ipLiteralOf('[::ffff:7f00:1]')).toBe('127.0.0.1');
+    expect(ipLiteralOf('::1')).toBe('::1');
+    expect(ipLiteralOf('example.com')).toBeNull();
+    expect(ipLiteralOf('1.2.3.4.5')).toBeNull();
   });
 
   it('unmaps IPv4-mapped addresses in both notations', () => {
@@ -105,6 +170,12 @@ describe('safeFetch', () => {
     'http://[::1]:1/a.wav',
     'http://[::ffff:127.0.0.1]:1/a.wav',
     'http://0.0.0.0:1/a.wav',
+    'http://2130706433:1/a.wav',
+    'http://0x7f.1:1/a.wav',
+    'http://017700000001:1/a.wav',
+    'http://[::ffff:7f00:1]:1/a.wav',
+    'http://[::7f00:1]:1/a.wav',
+    'http://[64:ff9b::7f00:1]:1/a.wav',
   ])('refuses %s before connecting', async (url) => {
     expect(await fetchWith(url, createAddressPolicy([]))).toMatchObject({
       ok: false,

@@ -27,6 +27,12 @@ export interface SafeFetchOptions {
    * (`authorization` always is), so a redirect cannot hand a key to another host.
    */
   credentialHeaders?: readonly string[];
+  /**
+   * Keep the first `maxBytes` of a longer body instead of failing with `too_large`, and keep the
+   * (truncated) body of a non-2xx answer on the `http_error` failure (a delivery log's needs).
+   * @default false
+   */
+  truncate?: boolean;
 }
 
 /** Every way a safe fetch fails in a known way. */
@@ -43,14 +49,15 @@ export type SafeFetchErrorCode =
 /** The body, or a typed failure (expected outcomes are values). */
 export type SafeFetchResult =
   | { ok: true; status: number; bytes: Buffer; contentType: string | null; url: string }
-  /** `status` is the answered status of an `http_error`. */
-  | { ok: false; code: SafeFetchErrorCode; message: string; status?: number };
+  /** `status` is the answered status of an `http_error`; `bytes` its body when `truncate` is set. */
+  | { ok: false; code: SafeFetchErrorCode; message: string; status?: number; bytes?: Buffer };
 
 class FetchFailure extends Error {
   constructor(
     readonly code: SafeFetchErrorCode,
     message: string,
     readonly status?: number,
+    readonly bytes?: Buffer,
   ) {
     super(message);
   }
@@ -77,10 +84,10 @@ const checkUrl = (url: URL, policy: AddressPolicy) => {
   if (refused) throw new FetchFailure('address_refused', refused);
 };
 
-const readBody = (res: IncomingMessage, maxBytes: number) =>
+const readBody = (res: IncomingMessage, maxBytes: number, truncate = false) =>
   new Promise<Buffer>((resolve, reject) => {
     const declared = Number(res.headers['content-length']);
-    if (Number.isFinite(declared) && declared > maxBytes) {
+    if (!truncate && Number.isFinite(declared) && declared > maxBytes) {
       res.destroy();
       return reject(new FetchFailure('too_large', `The body is larger than ${maxBytes} bytes`));
     }
@@ -88,7 +95,11 @@ const readBody = (res: IncomingMessage, maxBytes: number) =>
     let size = 0;
     res.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > maxBytes) {
+      if (size > maxBytes && truncate) {
+        chunks.push(chunk.subarray(0, chunk.length - (size - maxBytes)));
+        res.destroy();
+        resolve(Buffer.concat(chunks));
+      } else if (size > maxBytes) {
         res.destroy();
         reject(new FetchFailure('too_large', `The body is larger than ${maxBytes} bytes`));
       } else chunks.push(chunk);
@@ -119,11 +130,16 @@ const requestOnce = (url: URL, hop: HopRequest, options: SafeFetchOptions, signa
           res.resume();
           return resolve({ redirect: new URL(res.headers.location, url), status });
         }
+        if ((status < 200 || status >= 300) && options.truncate) {
+          const failed = (bytes?: Buffer) =>
+            reject(new FetchFailure('http_error', `The server answered ${status}`, status, bytes));
+          return void readBody(res, options.maxBytes, true).then(failed, () => failed());
+        }
         if (status < 200 || status >= 300) {
           res.resume();
           return reject(new FetchFailure('http_error', `The server answered ${status}`, status));
         }
-        readBody(res, options.maxBytes).then(
+        readBody(res, options.maxBytes, options.truncate).then(
           (bytes) => resolve({ status, bytes, contentType: res.headers['content-type'] ?? null }),
           reject,
         );
@@ -162,7 +178,10 @@ const asFailure = (error: unknown, deadline: AbortSignal, outer?: AbortSignal): 
   }
   if (error instanceof FetchFailure) {
     const failure = { ok: false as const, code: error.code, message: error.message };
-    return error.status === undefined ? failure : { ...failure, status: error.status };
+    if (error.status === undefined) return failure;
+    return error.bytes
+      ? { ...failure, status: error.status, bytes: error.bytes }
+      : { ...failure, status: error.status };
   }
   if (outer?.aborted) return { ok: false, code: 'cancelled', message: 'The fetch was cancelled' };
   if (deadline.aborted) return { ok: false, code: 'timeout', message: 'The fetch timed out' };

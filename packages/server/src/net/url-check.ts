@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { AddressPolicy } from './address-policy.js';
+import { type AddressPolicy, ipLiteralOf } from './address-policy.js';
 
 /** Whether a URL may be saved, and why not. */
 export type UrlCheck = { ok: true } | { ok: false; message: string };
@@ -64,7 +64,8 @@ export const checkUrlAtSave = async (
     ok: false as const,
     message: `${host} is or resolves to a private, loopback or link-local address that the server's fetch allow-list (VOICE_EVAL_FETCH_ALLOWLIST) does not name`,
   };
-  if (isIP(host)) return policy.isAddressAllowed(host) ? { ok: true } : refused;
+  const literal = ipLiteralOf(host);
+  if (literal || isIP(host)) return literal && policy.isAddressAllowed(literal) ? { ok: true } : refused;
   const found = await resolveWithin(
     options.resolve ?? systemResolve,
     host,

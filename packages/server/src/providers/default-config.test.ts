@@ -40,3 +40,18 @@ describe('readDefaultProviderConfig', () => {
     });
   });
 });
+
+describe('the embeddings model of the server default', () => {
+  it('is read from VOICE_EVAL_EMBEDDINGS_MODEL onto the LLM endpoint', () => {
+    const config = readDefaultProviderConfig({
+      VOICE_EVAL_LLM_API_KEY: 'sk-x',
+      VOICE_EVAL_EMBEDDINGS_MODEL: 'text-embedding-3-small',
+    });
+    expect(config.llm).toEqual({
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: 'sk-x',
+      model: null,
+      embeddingsModel: 'text-embedding-3-small',
+    });
+  });
+});

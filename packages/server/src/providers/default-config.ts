@@ -8,6 +8,8 @@ export interface DefaultEndpointConfig {
   baseUrl: string;
   apiKey: string | null;
   model: string | null;
+  /** The LLM endpoint's embeddings model (`VOICE_EVAL_EMBEDDINGS_MODEL`), for report clustering. */
+  embeddingsModel?: string | null;
 }
 
 /** The server default: LLM, speech-to-text and text-to-speech endpoints, and capability entries. */
@@ -40,7 +42,14 @@ export function readDefaultProviderConfig(
   const llmKey = read(env, 'VOICE_EVAL_LLM_API_KEY');
   const llm =
     llmBase || llmKey
-      ? { baseUrl: llmBase ?? OPENAI_BASE_URL, apiKey: llmKey, model: read(env, 'VOICE_EVAL_LLM_MODEL') }
+      ? {
+          baseUrl: llmBase ?? OPENAI_BASE_URL,
+          apiKey: llmKey,
+          model: read(env, 'VOICE_EVAL_LLM_MODEL'),
+          ...(read(env, 'VOICE_EVAL_EMBEDDINGS_MODEL') && {
+            embeddingsModel: read(env, 'VOICE_EVAL_EMBEDDINGS_MODEL'),
+          }),
+        }
       : null;
   const audioEndpoint = (prefix: 'VOICE_EVAL_STT' | 'VOICE_EVAL_TTS'): DefaultEndpointConfig | null => {
     const base = read(env, `${prefix}_BASE_URL`);

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../test/doubles/openai-compatible.js';
+import { createAddressPolicy } from '../net/address-policy.js';
 import { readDefaultProviderConfig } from './default-config.js';
 import { createProviderGateway } from './gateway.js';
 import type { AiProviderRecord } from './routing.js';
@@ -144,6 +145,35 @@ describe('forOrganization', () => {
       ok: false,
       error: { code: 'ai_provider_not_configured', message: 'the provider URL is not allowed by the server' },
     });
+  });
+
+  it('calls organization rows under the address policy, and the operator-configured server default without it', async () => {
+    const strict = createAddressPolicy([]);
+    const defaults = readDefaultProviderConfig({
+      VOICE_EVAL_LLM_BASE_URL: double.url,
+      VOICE_EVAL_LLM_MODEL: 'gpt-4o-mini',
+    });
+    const gateway = createProviderGateway({
+      defaults,
+      addressPolicy: () => strict,
+      retry: { maxRetries: 3 },
+    });
+    const org = gateway.forRecord(makeRecord({ endpoint_url: double.url }));
+    if (!org.ok) throw new Error('expected a provider');
+    const refused = await org.provider.chat(request);
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        code: 'provider_error',
+        message: expect.stringMatching(/^refused: .*127\.0\.0\.1 is not allowed/),
+      },
+    });
+    expect(double.requests).toEqual([]);
+    double.enqueue('/v1/chat/completions', chatReply({ ok: true }));
+    const fallback = gateway.forOrganization([]);
+    if (!fallback.ok) throw new Error('expected the server default');
+    expect(await fallback.provider.chat(request)).toMatchObject({ ok: true, value: { data: { ok: true } } });
+    expect(double.requests).toHaveLength(1);
   });
 
   it('reports usage to the gateway hook', async () => {

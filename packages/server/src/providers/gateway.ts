@@ -1,8 +1,15 @@
+import type { AddressPolicy } from '../net/address-policy.js';
+import { createGuardedFetch } from '../net/guarded-fetch.js';
 import { type CapabilityRegistry, createCapabilityRegistry, parseCapabilityEntries } from './capabilities.js';
 import type { DefaultEndpointConfig, DefaultProviderConfig } from './default-config.js';
 import { NOOP_LOGGER, type ProviderLogger } from './logger.js';
 import { OpenAiCompatibleProvider } from './openai-compatible-provider.js';
-import { type ProviderFailure, providerFailure } from './provider-result.js';
+import {
+  type ProviderErrorCode,
+  type ProviderFailure,
+  type ProviderResult,
+  providerFailure,
+} from './provider-result.js';
 import type { RetryPolicy } from './retry-policy.js';
 import {
   type AiProviderRecord,
@@ -10,7 +17,21 @@ import {
   resolveRouting,
   SUPPORTED_GATEWAY_INTERFACES,
 } from './routing.js';
-import type { AiProvider, UsageHook } from './types.js';
+import type { AiProvider, UsageEvent, UsageHook } from './types.js';
+
+/** One finished model call, as {@link ProviderGatewayOptions.observe} receives it. */
+export interface ModelCallEvent {
+  /** The AIProvider's `provider` value, or `default` for the server default. */
+  provider: string;
+  kind: 'chat' | 'transcription' | 'speech' | 'embeddings' | 'models';
+  /** The error code when the call failed; null when it succeeded. */
+  error: ProviderErrorCode | null;
+  /** From the call to its result, retries included. */
+  seconds: number;
+}
+
+/** Receives every model call made through the gateway (metrics); must not throw. */
+export type ModelCallObserver = (event: ModelCallEvent) => void;
 
 /** Options of {@link createProviderGateway}. */
 export interface ProviderGatewayOptions {
@@ -28,11 +49,23 @@ export interface ProviderGatewayOptions {
    * @default every URL allowed
    */
   isUrlAllowed?: (url: URL) => boolean;
+  /**
+   * The address policy organization endpoints (`endpoint_url`, `gateway_base_url`) are called
+   * under, read on every call: each request goes through the guarded fetch (the connected
+   * address is the checked one, redirects are refused), so a stored key never reaches a refused
+   * address. The server default provider, configured by the operator, is not subject to it.
+   * @default none: organization endpoints are called with `fetch`
+   */
+  addressPolicy?: () => AddressPolicy;
   /** Caps each HTTP attempt, in milliseconds. @default 60000 */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   /** Receives the usage of every call made through the gateway. */
   onUsage?: UsageHook;
+  /** Receives every chat, transcription, speech, embeddings and model-listing call: its outcome and duration. */
+  observe?: ModelCallObserver;
+  /** Receives the usage of every call, like `onUsage`, but synchronously and never failing the call (metrics). */
+  observeUsage?: (event: UsageEvent) => void;
 }
 
 /**
@@ -101,7 +134,7 @@ function pickRecord(records: readonly AiProviderRecord[], provider: string | nul
 function defaultModels(record: AiProviderRecord, registry: CapabilityRegistry) {
   const entries = record.enabled_models ?? [];
   const plain = entries
-    .filter((entry) => !/^-?(audio|stt|tts):/i.test(entry.trim()))
+    .filter((entry) => !/^-?(audio|stt|tts|embeddings):/i.test(entry.trim()))
     .map((entry) => entry.trim());
   const { grant } = parseCapabilityEntries(entries);
   const named = (models: string[]) => [...plain, ...models.filter((model) => !model.endsWith('*'))];
@@ -112,7 +145,12 @@ function defaultModels(record: AiProviderRecord, registry: CapabilityRegistry) {
       !registry.doesSpeechToText(record.provider, model) &&
       !registry.doesTextToSpeech(record.provider, model),
   );
+  // `embeddings:<model>` names the embeddings model (clustering of report rows)
+  const embeddingsModel = entries
+    .map((entry) => /^embeddings:(.+)$/i.exec(entry.trim())?.[1]?.trim())
+    .find((model) => model);
   return {
+    embeddingsModel: embeddingsModel ?? null,
     chatModel: record.gateway_model?.trim() || chatModel || null,
     sttModel: sttModel ?? null,
     ttsModel: ttsModel ?? null,
@@ -141,6 +179,42 @@ function routingProblem(routing: ResolvedRouting, options: ProviderGatewayOption
   return null;
 }
 
+/** The provider with every call reported to `observe`: kind, outcome and duration. */
+function observed(provider: AiProvider, observe: ModelCallObserver): AiProvider {
+  const timed = async <T>(kind: ModelCallEvent['kind'], call: () => Promise<ProviderResult<T>>) => {
+    const started = performance.now();
+    const result = await call();
+    observe({
+      provider: provider.name,
+      kind,
+      error: result.ok ? null : result.error.code,
+      seconds: (performance.now() - started) / 1000,
+    });
+    return result;
+  };
+  return {
+    name: provider.name,
+    chat: (request, options) => timed('chat', () => provider.chat(request, options)),
+    transcribe: (request, options) => timed('transcription', () => provider.transcribe(request, options)),
+    speak: (request, options) => timed('speech', () => provider.speak(request, options)),
+    listModels: (options) => timed('models', () => provider.listModels(options)),
+    embeddingsModel: provider.embeddingsModel,
+    ...(provider.embed && {
+      embed: (request, options) => timed('embeddings', () => provider.embed!(request, options)),
+    }),
+  };
+}
+
+/** The gateway's usage hook: `onUsage`, after `observeUsage` (which cannot fail the call). */
+function usageHook(options: ProviderGatewayOptions): UsageHook | undefined {
+  const { onUsage, observeUsage } = options;
+  if (!observeUsage) return onUsage;
+  return (event) => {
+    observeUsage(event);
+    return onUsage?.(event);
+  };
+}
+
 /** Creates the gateway the server reaches providers through (`Deps.providers`). */
 export function createProviderGateway(options: ProviderGatewayOptions = {}): ProviderGateway {
   const logger = options.logger ?? NOOP_LOGGER;
@@ -150,8 +224,12 @@ export function createProviderGateway(options: ProviderGatewayOptions = {}): Pro
     fetch: options.fetch,
     timeoutMs: options.timeoutMs,
     retry: options.retry,
-    onUsage: options.onUsage,
+    onUsage: usageHook(options),
   };
+  const withObserver = (provider: AiProvider): AiProvider =>
+    options.observe ? observed(provider, options.observe) : provider;
+
+  const organizationFetch = options.addressPolicy ? createGuardedFetch(options.addressPolicy) : options.fetch;
 
   const routingOf = (record: AiProviderRecord): ResolvedRouting =>
     resolveRouting(record, { env: options.env, isSecretEnvAllowed: options.isSecretEnvAllowed });
@@ -163,6 +241,7 @@ export function createProviderGateway(options: ProviderGatewayOptions = {}): Pro
     const registry = capabilities.withOverrides(record.enabled_models);
     const provider = new OpenAiCompatibleProvider({
       ...shared,
+      fetch: organizationFetch,
       ...defaultModels(record, registry),
       name: record.provider,
       baseUrl: routing.base_url,
@@ -175,14 +254,19 @@ export function createProviderGateway(options: ProviderGatewayOptions = {}): Pro
       { provider: record.provider, routing: routing.effective_routing, host },
       'ai:provider_selected',
     );
-    return { ok: true, provider, source: 'organization', record_id: record.id ?? null };
+    return {
+      ok: true,
+      provider: withObserver(provider),
+      source: 'organization',
+      record_id: record.id ?? null,
+    };
   };
 
   const serverDefault = (endpoint: DefaultEndpointConfig, purpose: ProviderPurpose): ProviderSelection => {
     const model = endpoint.model;
     const models =
       purpose === 'chat'
-        ? { chatModel: model }
+        ? { chatModel: model, embeddingsModel: endpoint.embeddingsModel ?? null }
         : purpose === 'stt'
           ? { sttModel: model }
           : { ttsModel: model };
@@ -196,7 +280,7 @@ export function createProviderGateway(options: ProviderGatewayOptions = {}): Pro
       apiKey: endpoint.apiKey,
       capabilities: capabilities.withOverrides(granted),
     });
-    return { ok: true, provider, source: 'server_default', record_id: null };
+    return { ok: true, provider: withObserver(provider), source: 'server_default', record_id: null };
   };
 
   return {

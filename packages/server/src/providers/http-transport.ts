@@ -1,3 +1,4 @@
+import { isRefusal } from '../net/guarded-fetch.js';
 import type { ProviderLogger } from './logger.js';
 import { type ProviderError, providerFailure } from './provider-result.js';
 import { scrubSecrets } from './redact.js';
@@ -43,7 +44,9 @@ type Attempt =
   | { kind: 'response'; status: number; headers: Headers; text: string; bytes: Uint8Array | null }
   | { kind: 'timeout' }
   | { kind: 'cancelled' }
-  | { kind: 'network'; message: string };
+  | { kind: 'network'; message: string }
+  /** The guarded fetch refused the address or a redirect: nothing was sent, and a retry would not help. */
+  | { kind: 'refused'; message: string };
 
 const MAX_MESSAGE = 500;
 
@@ -77,6 +80,7 @@ async function attemptOnce(config: TransportConfig, request: TransportRequest): 
   } catch (error) {
     if (request.signal?.aborted) return { kind: 'cancelled' };
     if (timeout.aborted) return { kind: 'timeout' };
+    if (isRefusal(error)) return { kind: 'refused', message: error.message };
     const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return { kind: 'network', message: `${error instanceof Error ? error.message : String(error)}${cause}` };
   }
@@ -113,6 +117,8 @@ function failureOf(config: TransportConfig, request: TransportRequest, attempt: 
       return providerFailure('cancelled', 'the call was cancelled', context).error;
     case 'network':
       return providerFailure('provider_error', `connection failed: ${scrub(attempt.message)}`, context).error;
+    case 'refused':
+      return providerFailure('provider_error', `refused: ${scrub(attempt.message)}`, context).error;
     case 'response': {
       const message = `HTTP ${attempt.status}: ${scrub(messageOf(attempt.text))}`;
       if (attempt.status !== 429) {

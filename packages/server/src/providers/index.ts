@@ -10,6 +10,8 @@ export { createCapabilityRegistry, parseCapabilityEntries } from './capabilities
 export type { DefaultEndpointConfig, DefaultProviderConfig } from './default-config.js';
 export { readDefaultProviderConfig } from './default-config.js';
 export type {
+  ModelCallEvent,
+  ModelCallObserver,
   ProviderGateway,
   ProviderGatewayOptions,
   ProviderPurpose,
@@ -55,6 +57,7 @@ export type {
   SpeechRequest,
   TranscriptionOutput,
   TranscriptionRequest,
+  TranscriptionSegment,
   UsageEvent,
   UsageHook,
 } from './types.js';

@@ -113,6 +113,46 @@ describe('speech to text', () => {
     expect(events).toEqual([expect.objectContaining({ kind: 'transcription', model: 'whisper-1' })]);
   });
 
+  it('asks for segment timestamps with verbose_json and returns them in milliseconds, in time order', async () => {
+    double.enqueue('/v1/audio/transcriptions', {
+      json: {
+        task: 'transcribe',
+        text: 'Hello there. How can I help?',
+        segments: [
+          { id: 1, start: 1.25, end: 2.5, text: ' How can I help?' },
+          { id: 0, start: 0, end: 0.9, text: ' Hello there.' },
+        ],
+      },
+    });
+    const result = await provider({ sttModel: 'whisper-1' }).transcribe({
+      audio: { data: WAV, format: 'wav' },
+      segments: true,
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      value: {
+        segments: [
+          { start_ms: 0, end_ms: 900, text: 'Hello there.' },
+          { start_ms: 1250, end_ms: 2500, text: 'How can I help?' },
+        ],
+      },
+    });
+    expect(double.requests[0]?.multipart?.fields).toEqual({
+      model: 'whisper-1',
+      response_format: 'verbose_json',
+      timestamp_granularities: ['segment'],
+    });
+  });
+
+  it('reports no segments when a reply carries none or malformed ones', async () => {
+    double.enqueue('/v1/audio/transcriptions', { json: { text: 'Hi', segments: [{ start: 'x' }] } });
+    const result = await provider({ sttModel: 'whisper-1' }).transcribe({
+      audio: { data: WAV, format: 'wav' },
+      segments: true,
+    });
+    expect(result).toMatchObject({ ok: true, value: { text: 'Hi', segments: null } });
+  });
+
   it('refuses a model that does not do speech to text, without calling the provider', async () => {
     const result = await provider().transcribe({ model: 'gpt-4o-mini', audio: { data: WAV, format: 'mp3' } });
     expect(result).toMatchObject({
@@ -158,6 +198,9 @@ describe('listModels', () => {
       'tts-1',
       'tts-1-hd',
       'gpt-4o-mini-tts',
+      'text-embedding-3-small',
+      'text-embedding-3-large',
+      'text-embedding-ada-002',
     ]);
   });
 

@@ -27,6 +27,8 @@ import type {
   CallOptions,
   ChatOutput,
   ChatRequest,
+  EmbeddingsOutput,
+  EmbeddingsRequest,
   ListedModel,
   SpeechOutput,
   SpeechRequest,
@@ -52,6 +54,10 @@ export interface OpenAiCompatibleProviderOptions {
   sttModel?: string | null;
   /** The text-to-speech model used when a request names none. */
   ttsModel?: string | null;
+  /** The embeddings model (`/embeddings`) used when a request names none; null: no embeddings. */
+  embeddingsModel?: string | null;
+  /** Most inputs sent in one `/embeddings` request. @default 256 */
+  embeddingsBatchSize?: number;
   /** @default the built-in rules */
   capabilities?: CapabilityRegistry;
   logger?: ProviderLogger;
@@ -64,6 +70,27 @@ export interface OpenAiCompatibleProviderOptions {
   /** More strings to keep out of logs and error messages. */
   secrets?: readonly string[];
 }
+
+/** Inputs per `/embeddings` request by default (OpenAI accepts up to 2048). */
+export const DEFAULT_EMBEDDINGS_BATCH = 256;
+
+/** The vectors of an `/embeddings` reply in input order, or why the reply is unusable. */
+const embeddingsOf = (body: unknown, count: number): number[][] | string => {
+  const data = (body as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data)) return 'embeddings reply has no data array';
+  const vectors = Array.from<number[] | undefined>({ length: count });
+  for (const [position, item] of data.entries()) {
+    const { index, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
+    const at = typeof index === 'number' ? index : position;
+    if (!Array.isArray(embedding) || !embedding.every((v) => typeof v === 'number'))
+      return 'embeddings reply has a non-numeric embedding';
+    if (!Number.isInteger(at) || at < 0 || at >= count)
+      return `embeddings reply has index ${at} out of range`;
+    vectors[at] = embedding as number[];
+  }
+  if (vectors.some((v) => v === undefined)) return `embeddings reply has fewer than ${count} vectors`;
+  return vectors as number[][];
+};
 
 /** The default per-attempt timeout, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -181,6 +208,52 @@ export class OpenAiCompatibleProvider implements AiProvider {
     const event = { kind: 'speech', model, usage, prompt: null, attempts: outcome.attempts } as const;
     await this.#report({ ...event, provider: this.name, duration_ms: Date.now() - started }, options.onUsage);
     return this.#success({ audio, format, sampleRate: read.sampleRate, model }, usage, model);
+  }
+
+  /** The default embeddings model, or null when none is configured. */
+  get embeddingsModel(): string | null {
+    return this.#options.embeddingsModel ?? null;
+  }
+
+  /**
+   * Embedding vectors through `/embeddings` (`{ model, input: [...] }` in, `data[].embedding` by
+   * `index` out), in batches of `embeddingsBatchSize` inputs sent one after another; every batch
+   * consumes one unit of the budget, and a refused or failed batch fails the whole call.
+   */
+  async embed(
+    request: EmbeddingsRequest,
+    options: CallOptions = {},
+  ): Promise<ProviderResult<EmbeddingsOutput>> {
+    const model = request.model ?? this.#options.embeddingsModel ?? null;
+    if (!model) return this.#failure('ai_provider_not_configured', 'no embeddings model is configured', null);
+    const size = Math.max(1, this.#options.embeddingsBatchSize ?? DEFAULT_EMBEDDINGS_BATCH);
+    const vectors: number[][] = [];
+    const total: Usage = { ...ZERO_USAGE };
+    let batches = 0;
+    for (let start = 0; start < request.input.length; start += size) {
+      const input = request.input.slice(start, start + size);
+      const refused = this.#consume(options.budget, model);
+      if (refused) return refused;
+      const started = Date.now();
+      const outcome = await this.#send(
+        { method: 'POST', path: '/embeddings', model, ...options },
+        { json: { model, input, encoding_format: 'float' } },
+      );
+      if (!outcome.ok) return { ok: false, error: outcome.error };
+      batches++;
+      const usage = usageOf(outcome.body);
+      total.prompt_tokens += usage.prompt_tokens;
+      total.total_tokens += usage.total_tokens;
+      const event = { kind: 'embeddings', model, usage, prompt: null, attempts: outcome.attempts } as const;
+      await this.#report(
+        { ...event, provider: this.name, duration_ms: Date.now() - started },
+        options.onUsage,
+      );
+      const read = embeddingsOf(outcome.body, input.length);
+      if (typeof read === 'string') return this.#failure('invalid_provider_response', read, model);
+      vectors.push(...read);
+    }
+    return this.#success({ vectors, model, batches }, total, model);
   }
 
   /** Lists the provider's models (`GET /models`): the cheapest way to test credentials. */

@@ -63,13 +63,26 @@ export interface TranscriptionRequest {
   language?: string;
   /** Vocabulary or style hint passed as `prompt`. */
   prompt?: string;
+  /**
+   * Ask for segment timestamps (`response_format=verbose_json`, `timestamp_granularities[]=segment`),
+   * which models such as whisper-1 give and the gpt-4o transcribe models refuse.
+   */
+  segments?: boolean;
 }
 
-/** A transcription: plain text, no speaker turns. */
+/** A stretch of a transcription with its times from the start of the audio. */
+export interface TranscriptionSegment {
+  start_ms: number;
+  end_ms: number;
+  text: string;
+}
+
+/** A transcription: plain text, no speaker turns; segments when they were asked for and given. */
 export interface TranscriptionOutput {
   text: string;
   language: string | null;
   duration_seconds: number | null;
+  segments: TranscriptionSegment[] | null;
 }
 
 /** Audio formats {@link AiProvider.speak} asks for: a WAV file, or raw 24 kHz 16-bit mono PCM. */
@@ -102,6 +115,23 @@ export interface SpeechOutput {
   model: string;
 }
 
+/** An embeddings call (`POST /embeddings`), batched by the provider. */
+export interface EmbeddingsRequest {
+  /** The model; the provider's default embeddings model when omitted. */
+  model?: string;
+  /** The texts, one vector each (in order). */
+  input: readonly string[];
+}
+
+/** Embedding vectors, one per input text in input order. */
+export interface EmbeddingsOutput {
+  vectors: number[][];
+  /** The model that was asked. */
+  model: string;
+  /** HTTP requests the batches took (each consumed one unit of the call budget). */
+  batches: number;
+}
+
 /** A model the provider lists (`GET /models`). */
 export interface ListedModel {
   id: string;
@@ -110,7 +140,7 @@ export interface ListedModel {
 
 /** What {@link UsageHook} receives after every successful chat, transcription or speech call. */
 export interface UsageEvent {
-  kind: 'chat' | 'transcription' | 'speech';
+  kind: 'chat' | 'transcription' | 'speech' | 'embeddings';
   provider: string;
   model: string | null;
   usage: Usage;
@@ -149,4 +179,11 @@ export interface AiProvider {
   ): Promise<ProviderResult<TranscriptionOutput>>;
   speak(request: SpeechRequest, options?: CallOptions): Promise<ProviderResult<SpeechOutput>>;
   listModels(options?: Pick<CallOptions, 'timeoutMs' | 'signal'>): Promise<ProviderResult<ListedModel[]>>;
+  /**
+   * Embedding vectors through `/embeddings`, when the provider has an embeddings model (see
+   * {@link AiProvider.embeddingsModel}); each batch of inputs is one call of the budget.
+   */
+  embed?(request: EmbeddingsRequest, options?: CallOptions): Promise<ProviderResult<EmbeddingsOutput>>;
+  /** The default embeddings model, or null when the provider offers none. */
+  readonly embeddingsModel?: string | null;
 }

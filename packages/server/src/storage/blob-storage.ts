@@ -1,14 +1,26 @@
+import type { Readable } from 'node:stream';
+
+/** What a blob is written from: bytes, or a stream read to its end (never buffered whole). */
+export type BlobBody = Uint8Array | Readable;
+
 /**
- * Where blobs (ambient audio, uploaded recordings, import source files) live. Keys are opaque to
- * API clients: the server builds them with {@link blobKey} and stores them on the owning row.
- * Implementations: {@link FilesystemStorage} (the default, under the data folder); a host app may
- * pass its own (object storage) through the server options.
+ * Where blobs (ambient audio, uploaded recordings, import source files, simulated-call
+ * recordings) live. Keys are opaque to API clients: the server builds them with {@link blobKey}
+ * and stores them on the owning row. Implementations: {@link FilesystemStorage} (the default,
+ * under the data folder) and {@link S3Storage} (an S3-compatible bucket, `VOICE_EVAL_BLOB_STORE=s3`);
+ * a host app may pass its own through the server options.
  */
 export interface BlobStorage {
-  /** Writes `data` under `key`, replacing any blob there; the blob is complete once this resolves. */
-  put(key: string, data: Uint8Array, meta?: { contentType?: string }): Promise<void>;
-  /** The blob's bytes, or null when there is none. */
+  /**
+   * Writes `body` under `key`, replacing any blob there; the blob is complete once this resolves,
+   * and a failed write leaves none. A stream is consumed as it arrives, so a large upload is never
+   * held in memory.
+   */
+  put(key: string, body: BlobBody, meta?: { contentType?: string }): Promise<void>;
+  /** The blob's bytes, or null when there is none (for consumers that need them all, e.g. a model call). */
   get(key: string): Promise<Buffer | null>;
+  /** The blob as a stream, or null when there is none; the caller reads it to the end or destroys it. */
+  read(key: string): Promise<Readable | null>;
   /** Removes the blob; removing a missing blob is not an error. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
-import { assertBlobKey, type BlobStorage } from './blob-storage.js';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { assertBlobKey, type BlobBody, type BlobStorage } from './blob-storage.js';
 
 const isMissing = (error: unknown) => (error as { code?: string })?.code === 'ENOENT';
 
@@ -24,12 +27,12 @@ export class FilesystemStorage implements BlobStorage {
     return path;
   }
 
-  async put(key: string, data: Uint8Array): Promise<void> {
+  async put(key: string, body: BlobBody): Promise<void> {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
     const temp = `${path}.${randomUUID()}.tmp`;
     try {
-      await writeFile(temp, data, { mode: 0o600 });
+      await pipeline(body instanceof Uint8Array ? [body] : body, createWriteStream(temp, { mode: 0o600 }));
       await rename(temp, path);
     } catch (error) {
       await rm(temp, { force: true });
@@ -44,6 +47,18 @@ export class FilesystemStorage implements BlobStorage {
       if (isMissing(error)) return null;
       throw error;
     }
+  }
+
+  async read(key: string): Promise<Readable | null> {
+    // opened first, so a missing blob is null here rather than an error on the stream
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(this.pathOf(key), 'r');
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+    return handle.createReadStream(); // closes the file once read to the end or destroyed
   }
 
   async delete(key: string): Promise<void> {

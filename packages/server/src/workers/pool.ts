@@ -69,6 +69,11 @@ export class WorkerPool {
     }
   }
 
+  /** True between `start()` and `stop()`: the claim loops are running (readiness). */
+  get running(): boolean {
+    return this.#started && !this.#abort.signal.aborted;
+  }
+
   /** Wakes the claim loop of a task now (after new work was queued on this instance). */
   notify(taskName: string): void {
     const wake = this.#wakers.get(taskName);

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { evaluationDispatchSource } from '../modules/evaluations/dispatch-source.js';
 import { conversationSource } from '../modules/suite-runs/dispatch-source.js';
 import { converseSuiteRunCallTask } from './tasks/converse-suite-run-call.js';
+import { deliverWebhookTask } from './tasks/deliver-webhook.js';
 import { diariseCallImportRowTask } from './tasks/diarise-call-import-row.js';
 import { generateMetricClusterReportTask } from './tasks/generate-metric-cluster-report.js';
 import { scoreEvaluationRowTask } from './tasks/score-evaluation-row.js';
@@ -21,4 +22,5 @@ export const registerTasks = (deps: Deps): void => {
   deps.dispatcher.register(conversationSource, { leaseMs: deps.config.simulationLeaseMs });
   deps.workers.register(converseSuiteRunCallTask(deps));
   deps.workers.register(startScheduledRunsTask(deps));
+  deps.workers.register(deliverWebhookTask(deps));
 };

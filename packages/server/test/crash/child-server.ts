@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -42,35 +43,53 @@ const exited = (child: ChildProcess) =>
     ? Promise.resolve()
     : once(child, 'exit').then(() => undefined);
 
-/** Starts a child server and resolves once it listens (rejects if it exits first or takes over `timeoutMs`). */
+/** A port free on loopback now (the child binds it a moment later). */
+export const freePort = async (): Promise<number> => {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+};
+
+/**
+ * Starts a child server and resolves once it answers (rejects if it exits first or takes over
+ * `timeoutMs`). It is polled rather than read from its `server:listening` log line, which log
+ * levels above info hide.
+ */
 export const startChildServer = async (env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<ChildServer> => {
+  const port = env.PORT && env.PORT !== '0' ? Number(env.PORT) : await freePort();
   const child = spawn(
     process.execPath,
     ['--conditions=@voice-eval/source', '--import', 'tsx/esm', 'src/cli.ts', 'serve'],
     {
       cwd: PACKAGE_ROOT,
-      env,
+      env: { ...env, PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
   let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child server did not start:\n${output}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!.replace('localhost', '127.0.0.1'));
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`child server exited (${code ?? signal}) before listening:\n${output}`));
-    });
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const url = `http://127.0.0.1:${port}`;
+  let exit: string | undefined;
+  child.once('exit', (code, signal) => {
+    exit = String(code ?? signal);
   });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (exit !== undefined) throw new Error(`child server exited (${exit}) before listening:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`child server did not start:\n${output}`);
+    const answered = await fetch(`${url}/api/v1/auth/config`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (answered) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return {
     url,
     pid: child.pid!,

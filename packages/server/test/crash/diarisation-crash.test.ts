@@ -121,9 +121,28 @@ describe('diarisation survives a crash', () => {
         interval: 50,
       })
       .toBeGreaterThanOrEqual(2);
+    // freeze the provider so rows are caught mid-work: claimed and leased, their call unanswered
+    openai.hold();
+    await expect.poll(() => openai.held, { timeout: 60_000, interval: 20 }).toBeGreaterThanOrEqual(1);
     const before = await detailOf(first, token, importId);
     await first.kill();
+    openai.release();
     expect(before.completed_rows).toBeLessThan(ROWS);
+    // a row whose provider call is held cannot finish: at the kill it was leased and not done
+    const midWork = before.rows.filter(
+      (r: { diarised_transcript_status: string }) => r.diarised_transcript_status === 'running',
+    );
+    expect(midWork.length).toBeGreaterThanOrEqual(1);
+    if (testDb) {
+      // on Postgres the dead server's rows can be read as it left them
+      const leased = await testDb
+        .db('call_import_rows')
+        .where({ call_import_id: importId, diarised_transcript_status: 'running' })
+        .whereNotNull('lease_owner')
+        .whereNull('diarised_transcript')
+        .count({ n: '*' });
+      expect(Number(leased[0]!.n)).toBeGreaterThanOrEqual(1);
+    }
 
     const second = await start();
     await expect

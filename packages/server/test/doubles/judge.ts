@@ -19,7 +19,23 @@ export type JudgedMetric = {
 };
 
 /** One chat call as the double saw it; times from `performance.now()`, in ms. */
-export type JudgeCall = { tag: string | null; transcript: string; start: number; end: number | null };
+export type JudgeCall = {
+  tag: string | null;
+  transcript: string;
+  start: number;
+  end: number | null;
+  /** The prompt asked for discovered problems (`allowDiscovery`). */
+  discovery?: boolean;
+};
+
+/** A problem the judge reports outside the metrics, as `judge_score` v1 replies it. */
+export type JudgeDiscovery = {
+  key: string;
+  name: string;
+  metric_type: 'boolean' | 'rating' | 'number' | 'category';
+  observation: string;
+  evidence: string | null;
+};
 
 export type JudgeDoubleOptions = {
   /** Delay before every reply, in ms. @default 0 */
@@ -30,6 +46,11 @@ export type JudgeDoubleOptions = {
   answer?: (metric: JudgedMetric, transcript: string) => unknown;
   /** The rationale for one metric's value. @default `judged <key>` */
   rationale?: (metric: JudgedMetric, transcript: string) => string;
+  /**
+   * Problems outside the metrics for one call, replied only when the prompt asks for discoveries
+   * (as a judge following the prompt would). @default none
+   */
+  discover?: (transcript: string) => JudgeDiscovery[];
   /** A reply that replaces the scores (an error status, a malformed body), or undefined. */
   override?: (call: JudgeCall) => { status: number; body: unknown } | undefined;
 };
@@ -144,7 +165,14 @@ export const startJudgeDouble = async (options: JudgeDoubleOptions = {}): Promis
     const body = await readJson(req);
     const user = String(body.messages?.find((m: { role: string }) => m.role === 'user')?.content ?? '');
     const transcript = transcriptOf(user);
-    const call: JudgeCall = { tag: tagOf(transcript), transcript, start: performance.now(), end: null };
+    const discovery = user.includes('Also report discovered problems.');
+    const call: JudgeCall = {
+      tag: tagOf(transcript),
+      transcript,
+      start: performance.now(),
+      end: null,
+      discovery,
+    };
     calls.push(call);
     active += 1;
     peak = Math.max(peak, active);
@@ -157,7 +185,7 @@ export const startJudgeDouble = async (options: JudgeDoubleOptions = {}): Promis
           rationale: options.rationale?.(m, transcript) ?? `judged ${m.key}`,
           evidence: null,
         })),
-        discovered: [],
+        discovered: discovery ? (options.discover?.(transcript) ?? []) : [],
       }),
     };
     const timer = setTimeout(() => {

@@ -12,7 +12,7 @@ import {
 
 /**
  * A loopback HTTP double of an OpenAI-compatible API (`POST /v1/chat/completions`,
- * `POST /v1/audio/transcriptions`, `POST /v1/audio/speech`, `GET /v1/models`). It checks what it
+ * `POST /v1/audio/transcriptions`, `POST /v1/audio/speech`, `POST /v1/embeddings`, `GET /v1/models`). It checks what it
  * receives the way a real server would (auth, model, response_format, audio parts, the multipart
  * upload, the speech input's length), records every request, and answers scripted replies in
  * order, or a default one (for speech: what {@link OpenAiDoubleOptions.synthesize} says).
@@ -23,6 +23,7 @@ export type OpenAiDoublePath =
   | '/v1/chat/completions'
   | '/v1/audio/transcriptions'
   | '/v1/audio/speech'
+  | '/v1/embeddings'
   | '/v1/models';
 
 /** A request as the double received it. */
@@ -80,6 +81,10 @@ export interface OpenAiDoubleOptions {
   transcribe?: (audio: Buffer, model: string) => string;
   /** Answer 400 to `response_format: json_schema`, as servers without structured outputs do. */
   rejectJsonSchema?: boolean;
+  /** Models `/embeddings` accepts. @default text-embedding-3-small, -3-large and ada-002 */
+  embeddingModels?: string[];
+  /** The default vector of one input. @default {@link hashedEmbedding} (64 dimensions) */
+  embed?: (text: string, model: string) => number[];
   /** Delay before every reply, in milliseconds. @default 0 */
   latencyMs?: number;
 }
@@ -92,6 +97,12 @@ export interface OpenAiDouble {
   /** Queues replies for a path, answered in order before the default reply. */
   enqueue(path: OpenAiDoublePath, ...replies: DoubleReply[]): void;
   setLatency(ms: number): void;
+  /** Stops answering: requests are taken and recorded, their replies wait for `release`. */
+  hold(): void;
+  /** Sends the replies held since `hold` (to clients still connected) and answers again. */
+  release(): void;
+  /** How many requests are waiting for their reply because of `hold`. */
+  readonly held: number;
   close(): Promise<void>;
 }
 
@@ -118,6 +129,40 @@ export function errorReply(status: number, message: string, headers?: Record<str
 }
 
 const DEFAULT_STT_MODELS = ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe'];
+const DEFAULT_EMBEDDING_MODELS = [
+  'text-embedding-3-small',
+  'text-embedding-3-large',
+  'text-embedding-ada-002',
+];
+/** OpenAI's limit on inputs per `/embeddings` request. */
+const MAX_EMBEDDING_INPUTS = 2048;
+
+/** A bag-of-words vector: each lower-case word adds 1 to one of 64 dimensions by its hash. */
+export function hashedEmbedding(text: string): number[] {
+  const vector = new Array<number>(64).fill(0);
+  for (const word of text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)) {
+    let hash = 2166136261;
+    for (const char of word) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619);
+    vector[(hash >>> 0) % 64]! += 1;
+  }
+  return vector;
+}
+
+function checkEmbeddings(body: unknown, options: OpenAiDoubleOptions): Check {
+  const { model, input } = (body ?? {}) as { model?: unknown; input?: unknown };
+  if (typeof model !== 'string') return 'model is required';
+  if (!(options.embeddingModels ?? DEFAULT_EMBEDDING_MODELS).includes(model))
+    return `model ${model} does not do embeddings`;
+  const inputs = typeof input === 'string' ? [input] : input;
+  if (!Array.isArray(inputs) || inputs.length === 0) return 'input must be a string or a non-empty array';
+  if (inputs.length > MAX_EMBEDDING_INPUTS) return `input has more than ${MAX_EMBEDDING_INPUTS} items`;
+  if (!inputs.every((item) => typeof item === 'string' && item.length > 0))
+    return 'input items must be non-empty strings';
+  return null;
+}
 const TRANSCRIPTION: DoubleReply = { json: { text: 'transcribed by the double' } };
 
 type Check = string | null;
@@ -149,7 +194,13 @@ export async function startOpenAiDouble(options: OpenAiDoubleOptions = {}): Prom
   const timers = new Set<NodeJS.Timeout>();
   let latencyMs = options.latencyMs ?? 0;
 
+  let heldReplies: Array<() => void> | null = null;
+
   const send = (res: Response, reply: DoubleReply) => {
+    if (heldReplies) {
+      heldReplies.push(() => send(res, reply));
+      return;
+    }
     const timer = setTimeout(
       () => {
         timers.delete(timer);
@@ -202,10 +253,28 @@ export async function startOpenAiDouble(options: OpenAiDoubleOptions = {}): Prom
           },
         }
       : TRANSCRIPTION;
+  const embedded = (req: Request): DoubleReply => {
+    const body = req.body as { model: string; input: string | string[] };
+    const inputs = typeof body.input === 'string' ? [body.input] : body.input;
+    const tokens = inputs.reduce((sum, text) => sum + text.split(/\s+/).filter(Boolean).length, 0);
+    return {
+      json: {
+        object: 'list',
+        model: body.model,
+        data: inputs.map((text, index) => ({
+          object: 'embedding',
+          index,
+          embedding: (options.embed ?? hashedEmbedding)(text, body.model),
+        })),
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
+      },
+    };
+  };
   const modelIds = [
     ...(options.audioModels ?? DEFAULT_AUDIO_MODELS),
     ...(options.sttModels ?? DEFAULT_STT_MODELS),
     ...(options.ttsModels ?? DEFAULT_TTS_MODELS),
+    ...(options.embeddingModels ?? DEFAULT_EMBEDDING_MODELS),
   ];
   const models = {
     object: 'list',
@@ -218,6 +287,11 @@ export async function startOpenAiDouble(options: OpenAiDoubleOptions = {}): Prom
   );
   app.post('/v1/audio/transcriptions', upload.single('file'), handle(sttCheck, transcribed));
   app.post('/v1/audio/speech', express.json(), handle(speechCheck, spoken));
+  app.post(
+    '/v1/embeddings',
+    express.json({ limit: '50mb' }),
+    handle((req) => checkEmbeddings(req.body, options), embedded),
+  );
   app.get(
     '/v1/models',
     handle(
@@ -241,7 +315,19 @@ export async function startOpenAiDouble(options: OpenAiDoubleOptions = {}): Prom
     setLatency: (ms) => {
       latencyMs = ms;
     },
+    hold: () => {
+      heldReplies ??= [];
+    },
+    release: () => {
+      const replies = heldReplies ?? [];
+      heldReplies = null;
+      for (const reply of replies) reply();
+    },
+    get held() {
+      return heldReplies?.length ?? 0;
+    },
     close: () => {
+      heldReplies = null;
       for (const timer of timers) clearTimeout(timer);
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));

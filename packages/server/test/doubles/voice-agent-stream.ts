@@ -58,13 +58,20 @@ export function serveVoiceAgentStream(
     const pcm = synthesizeSpeech(text, { voice, speed: speechSpeed, sampleRate: RATE });
     registry.remember(text, pcm);
     const mulaw = encodeMulaw(pcm);
-    const entry: VoiceAgentStream['said'][number] = { text, startMs: now(), endMs: null, interrupted: false };
+    const entry: VoiceAgentStream['said'][number] = {
+      text,
+      startMs: now(),
+      heardMs: 0,
+      endMs: null,
+      interrupted: false,
+    };
     const pacer = createFramePacer({ frameMs: FRAME_MS, signal: controller.signal });
     for (let at = 0; at < mulaw.length; at += FRAME) {
       await pacer.next().catch(() => undefined);
       if (controller.signal.aborted || !live()) break;
       if (at === 0) {
         entry.startMs = now();
+        entry.heardMs = ear.audioMs();
         record.said.push(entry);
         notify('said');
       }

@@ -42,7 +42,12 @@ export type VoiceAgentStream = {
   /** The caller's utterances, as the VAD cut them and the registry recognised them ('' if not). */
   heard: Array<{ text: string; startMs: number; endMs: number }>;
   /** The agent's utterances; `endMs` null while speaking, `interrupted` when it yielded. */
-  said: Array<{ text: string; startMs: number; endMs: number | null; interrupted: boolean }>;
+  /**
+   * What it said; `heardMs` is where the inbound audio stood when the first frame went out, so
+   * `heardMs` minus a caller turn's `heard[].endMs` is the latency the agent really gave (the
+   * configured one, unless a busy machine delayed its timer).
+   */
+  said: Array<{ text: string; startMs: number; heardMs: number; endMs: number | null; interrupted: boolean }>;
   /** When the agent sent `clear`. */
   clears: number[];
   /** Marks the platform echoed. */

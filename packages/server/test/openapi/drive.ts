@@ -88,3 +88,25 @@ export const driveSettings = async ({ client, double }: Drive) => {
   await client.voiceBundles.list({ is_active: true });
   await client.voiceBundles.delete(bundle.id);
 };
+
+/** Webhook endpoints: CRUD, the secret's rotation, a ping, the delivery log and a redelivery. */
+export const driveWebhooks = async ({ h, client }: Drive) => {
+  const endpoint = await client.webhookEndpoints.create({
+    url: 'http://127.0.0.1:9/hooks',
+    events: ['evaluation.completed'],
+  });
+  await client.webhookEndpoints.get(endpoint.id);
+  await client.webhookEndpoints.update(endpoint.id, { description: unique('Hook') });
+  await client.webhookEndpoints.list({ enabled: true });
+  await client.webhookEndpoints.rotateSecret(endpoint.id);
+  const ping = await client.webhookEndpoints.ping(endpoint.id);
+  // nothing listens on port 9: end the delivery rather than wait out its retries (clearing the
+  // lease fences an attempt in flight, whose final write then changes nothing)
+  await h
+    .db('webhook_deliveries')
+    .where({ id: ping.id })
+    .update({ status: 'failed', lease_owner: null, lease_expires_at: null });
+  await client.webhookEndpoints.listDeliveries(endpoint.id, { status: 'failed' });
+  await client.webhookEndpoints.redeliver(endpoint.id, ping.id);
+  await client.webhookEndpoints.delete(endpoint.id);
+};

@@ -17,7 +17,7 @@ let h: SdkHarness;
 let double: OpenAiDouble;
 beforeAll(async () => {
   double = await startOpenAiDouble({ auth: { header: 'authorization', value: `Bearer ${API_KEY}` } });
-  h = await createSdkHarness();
+  h = await createSdkHarness({ fetchAllowlist: ['127.0.0.1'] });
 });
 afterAll(() => double?.close());
 

@@ -18,7 +18,7 @@ let h: SdkHarness;
 let client: VoiceEval;
 beforeAll(async () => {
   judge = await startJudgeDouble({ answer: (m) => (failing.has(m.key) ? false : defaultAnswer(m)) });
-  h = await createSdkHarness();
+  h = await createSdkHarness({ fetchAllowlist: ['127.0.0.1'] });
   client = h.sdk();
 });
 afterAll(() => judge?.close());

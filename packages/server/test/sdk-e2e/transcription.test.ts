@@ -20,7 +20,7 @@ let double: OpenAiDouble;
 let client: VoiceEval;
 beforeAll(async () => {
   double = await startOpenAiDouble({ auth: { header: 'authorization', value: `Bearer ${KEY}` } });
-  h = await createSdkHarness();
+  h = await createSdkHarness({ fetchAllowlist: ['127.0.0.1'] });
   client = h.sdk();
   await client.aiProviders.create({
     provider: 'openai',

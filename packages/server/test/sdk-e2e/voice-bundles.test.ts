@@ -1,4 +1,4 @@
-/** Server, contract and SDK agree on voice bundles: type rules, filters, pagination, in-use deletes. */
+/** Server, contract and SDK agree on voice bundles: completeness, type rules, filters, pagination, in-use deletes. */
 import { randomUUID } from 'node:crypto';
 import {
   ConflictError,
@@ -30,16 +30,43 @@ describe('voice bundles', () => {
     expect(updated).toMatchObject({ llm_config: { seed: 7 }, stt_model: 'whisper-1' });
   });
 
-  it('type rules are 422 rule_violation problems with field paths', async () => {
+  it('a name alone creates a bundle that reports what it lacks; an agent cannot use it until complete', async () => {
     const client = h.sdk();
-    const missing = await expectApiError(
-      client.voiceBundles.create({ name: unique('Bare'), bundle_type: 's2s' }),
+    const bare = await client.voiceBundles.create({ name: unique('Bare'), bundle_type: 's2s' });
+    expect(bare).toMatchObject({
+      bundle_type: 's2s',
+      s2s_provider: null,
+      missing_fields: ['s2s_provider', 's2s_model'],
+    });
+    const refused = await expectApiError(
+      makeAgent(client, { voice_bundle_id: bare.id }),
       UnprocessableEntityError,
       422,
       'rule_violation',
     );
-    expect(missing.errors.map((e) => e.path)).toEqual(['body.s2s_provider', 'body.s2s_model']);
+    expect(refused.errors.map((e) => e.path)).toEqual(['body.voice_bundle_id']);
+    const completed = await client.voiceBundles.update(bare.id, {
+      s2s_provider: 'openai',
+      s2s_model: 'gpt-4o-realtime-preview',
+    });
+    expect(completed.missing_fields).toEqual([]);
+    const agent = await makeAgent(client, { voice_bundle_id: bare.id });
+    expect(agent.voice_bundle_id).toBe(bare.id);
+  });
+
+  it('type rules and an in-use bundle staying complete are 422 rule_violation problems with field paths', async () => {
+    const client = h.sdk();
+    const stray = await expectApiError(
+      client.voiceBundles.create({ name: unique('Stray'), bundle_type: 's2s', tts_model: 'tts-1' }),
+      UnprocessableEntityError,
+      422,
+      'rule_violation',
+    );
+    expect(stray.errors).toEqual([
+      { path: 'body.tts_model', message: 'A s2s bundle does not use tts fields' },
+    ]);
     const bundle = await client.voiceBundles.create({ name: unique('Bundle'), ...CASCADED });
+    await makeAgent(client, { voice_bundle_id: bundle.id });
     const cleared = await expectApiError(
       client.voiceBundles.update(bundle.id, { tts_model: null }),
       UnprocessableEntityError,

@@ -57,9 +57,27 @@ const voiceAgent = async (options: Parameters<typeof startVoiceAgentDouble>[0] =
   return agent;
 };
 
+/** The latency of each answer the double gave: from the end of the caller's turn to its first frame, on its inbound audio. */
+const givenLatencies = (stream: VoiceAgentDouble['streams'][number]) =>
+  stream.said.slice(1).flatMap((said) => {
+    const turn = stream.heard.filter((h) => h.text && h.endMs <= said.heardMs).at(-1);
+    return turn ? [said.heardMs - turn.endMs] : [];
+  });
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
 /** A one-call voice run against `agent`, finished. */
-const runOnce = async (agent: VoiceAgentDouble, personaFields: Record<string, unknown> = {}) => {
+const runOnce = async (
+  agent: VoiceAgentDouble,
+  personaFields: Record<string, unknown> = {},
+  metrics?: Array<Record<string, unknown>>,
+) => {
   const { suite } = await makeRunnableSuite(h, h, {
+    metrics,
     connection: { kind: 'twilio_media_stream', url: agent.url, custom_parameters: { tenant: 'clinic' } },
     persona: { response_delay_ms: 300, max_turns: 6, allow_interruptions: false, ...personaFields },
     scenario: () => ({
@@ -85,16 +103,34 @@ const runOnce = async (agent: VoiceAgentDouble, personaFields: Record<string, un
 describe('suite runs over a Twilio Media Stream', () => {
   it('records both tracks, transcribes, scores and measures the agent’s latency', async () => {
     const agent = await voiceAgent();
-    const { run, call } = await runOnce(agent);
+    const { run, call } = await runOnce(agent, {}, [
+      {},
+      {
+        name: 'Answers within 500 ms',
+        metric_type: 'number',
+        capture_rationale: true,
+        custom_config: { voice_measure: 'agent_latency_p95_ms', threshold: { operator: 'gt', value: 500 } },
+      },
+      {
+        name: 'Speaks within 5 s',
+        metric_type: 'number',
+        custom_config: { voice_measure: 'time_to_first_word_ms', threshold: { operator: 'gt', value: 5000 } },
+      },
+    ]);
     expect(run).toMatchObject({ channel: 'voice', status: 'completed', calls_completed: 1 });
     expect(call).toMatchObject({ status: 'completed', error: null });
     expect(agent.streams[0]!.start?.customParameters).toEqual({ tenant: 'clinic' });
 
-    // the agent's latency, measured from the audio, within 30 ms of what the double was set to
+    // the agent's latency, measured from the audio, within 30 ms of the latency the double gave:
+    // the configured one (checked to within 30 ms by `pnpm bench voice`), or later when a busy
+    // machine delayed the double's timer, which the measure must see as it is
     const measures = call.voice_measures;
+    const given = givenLatencies(agent.streams[0]!);
+    expect(given.length).toBeGreaterThanOrEqual(2);
+    expect(Math.min(...given)).toBeGreaterThanOrEqual(LATENCY_MS - 5);
     expect(
-      Math.abs(measures.agent_latency_p50_ms - LATENCY_MS),
-      JSON.stringify(measures),
+      Math.abs(measures.agent_latency_p50_ms - median(given)),
+      `${JSON.stringify(measures)} given ${JSON.stringify(given)}`,
     ).toBeLessThanOrEqual(30);
     expect(measures).toMatchObject({
       agent_interruptions: 0,
@@ -123,18 +159,57 @@ describe('suite runs over a Twilio Media Stream', () => {
       .filter((t: { speaker: string }) => t.speaker === 'user')
       .map((t: { text: string }) => t.text);
     expect(agent.streams[0]!.heard.map((u) => u.text).filter(Boolean)).toEqual(said);
+    // the transcript came from diarising the recording by channel: the caller's channel was
+    // transcribed (the call itself only transcribes the agent), and turns carry audio-timeline times
+    const callerChannel = speech.transcribed.filter((t) => t.utterances.some((u) => said.includes(u.text)));
+    expect(callerChannel).toHaveLength(1);
+    expect(callerChannel[0]).toMatchObject({ channels: 1, model: 'whisper-1' });
+    const starts = row.diarised_transcript.map((t: { start_ms: number }) => t.start_ms);
+    expect(starts.every((ms: unknown) => typeof ms === 'number')).toBe(true);
+    expect(starts).toEqual([...starts].sort((a: number, b: number) => a - b));
     expect(run.metric_summary[0]).toMatchObject({ scored: 1 });
+    // voice metrics score the measures themselves, against their thresholds: 700 ms fails 500 ms
+    expect(run.metric_summary.slice(1)).toMatchObject([
+      { metric_name: 'Answers within 500 ms', scored: 1, flagged: 1 },
+      { metric_name: 'Speaks within 5 s', scored: 1, passed: 1 },
+    ]);
+    const evaluation = (
+      await h.request('GET', `/api/v1/evaluations/${run.evaluation_id}/rows`, {
+        headers: await h.as('READER'),
+      })
+    ).body.items[0];
+    expect(evaluation.results.slice(1)).toMatchObject([
+      {
+        value: measures.agent_latency_p95_ms,
+        flagged: true,
+        rationale: `Measured from the call's audio: agent_latency_p95_ms = ${measures.agent_latency_p95_ms}.`,
+      },
+      { value: measures.time_to_first_word_ms, flagged: false },
+    ]);
   }, 120_000);
 
   it('reports whether the agent yields when the caller barges in', async () => {
-    const polite = await runOnce(await voiceAgent(), { allow_interruptions: true });
+    const yielded = (who: string) => [
+      {
+        name: `${who} yields`,
+        metric_type: 'boolean',
+        custom_config: { voice_measure: 'yielded_on_barge_in' },
+      },
+    ];
+    const polite = await runOnce(await voiceAgent(), { allow_interruptions: true }, yielded('Polite'));
     expect(polite.call.voice_measures).toMatchObject({ caller_interruptions: 1, yielded_on_barge_in: true });
     expect(polite.call.voice_measures.clear_messages).toBeGreaterThanOrEqual(1);
-    const stubborn = await runOnce(await voiceAgent({ ignoreBargeIn: true }), { allow_interruptions: true });
+    expect(polite.run.metric_summary[0]).toMatchObject({ metric_name: 'Polite yields', passed: 1 });
+    const stubborn = await runOnce(
+      await voiceAgent({ ignoreBargeIn: true }),
+      { allow_interruptions: true },
+      yielded('Stubborn'),
+    );
     expect(stubborn.call.voice_measures).toMatchObject({
       caller_interruptions: 1,
       yielded_on_barge_in: false,
     });
+    expect(stubborn.run.metric_summary[0]).toMatchObject({ metric_name: 'Stubborn yields', flagged: 1 });
   }, 180_000);
 
   it('ends the call with a typed error on a silent or a closed socket', async () => {

@@ -32,6 +32,7 @@ const insertVoiceBundle = async (t: Tenant, workspaceId = t.workspaceId) => {
       name: `Bundle ${++seq}`,
       bundle_type: 'tts',
       tts_provider: 'elevenlabs',
+      tts_model: 'eleven_turbo_v2',
       created_by: 'test',
     })
     .returning('id');
@@ -156,6 +157,62 @@ describe('agents', () => {
       404,
       'not_found',
     );
+  });
+
+  it('refuses a voice bundle that lacks what its type needs (422 naming the fields), on create and update', async () => {
+    const t = await h.createTenant();
+    const headers = await t.as('MEMBER');
+    const bare = await h.request('POST', '/api/v1/voicebundles', {
+      headers,
+      body: { name: `Bare ${++seq}` },
+    });
+    expect(bare.status).toBe(201);
+    const refused = await h.request('POST', '/api/v1/agents', {
+      headers,
+      body: {
+        name: `Agent ${++seq}`,
+        call_type: 'inbound',
+        call_medium: 'phone',
+        voice_bundle_id: bare.body.id,
+      },
+    });
+    expectProblem(refused, 422, 'rule_violation');
+    expect(refused.body.errors).toEqual([
+      {
+        path: 'body.voice_bundle_id',
+        message:
+          'The stt_llm_tts voice bundle lacks stt_provider, stt_model, llm_provider, llm_model, tts_provider, tts_model',
+      },
+    ]);
+    const agent = await createAgent(t);
+    expectProblem(
+      await h.request('PATCH', `/api/v1/agents/${agent.id}`, {
+        headers,
+        body: { voice_bundle_id: bare.body.id },
+      }),
+      422,
+      'rule_violation',
+    );
+    expect(
+      (await h.request('GET', `/api/v1/agents/${agent.id}`, { headers })).body.voice_bundle_id,
+    ).toBeNull();
+    // completed, the same bundle is accepted
+    await h.request('PATCH', `/api/v1/voicebundles/${bare.body.id}`, {
+      headers,
+      body: {
+        stt_provider: 'openai',
+        stt_model: 'whisper-1',
+        llm_provider: 'openai',
+        llm_model: 'gpt-4o-mini',
+        tts_provider: 'openai',
+        tts_model: 'tts-1',
+      },
+    });
+    const patched = await h.request('PATCH', `/api/v1/agents/${agent.id}`, {
+      headers,
+      body: { voice_bundle_id: bare.body.id },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
   });
 
   it('delete is 409 in_use while an evaluator uses the agent, 204 after', async () => {

@@ -6,6 +6,7 @@ import { paginate } from '../../db/paginate.js';
 import { iso, isUniqueViolation } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
+import { requireUsableVoiceBundle } from '../voice-bundles/service.js';
 import { sealConnection, toAgentConnection } from './connection.js';
 import { assertConnectionWrite } from './connection-rules.js';
 import * as repo from './repo.js';
@@ -55,9 +56,12 @@ const assertReachable = (callMedium: string, phoneNumber: string | null | undefi
   }
 };
 
-/** A voice bundle named in a body must be one of the workspace's (404 otherwise). */
+/**
+ * A voice bundle named in a body must be one of the workspace's (404 otherwise) and complete for
+ * its type (422 `rule_violation` naming the missing fields): this is where a bundle is used.
+ */
 const assertVoiceBundle = async (db: Knex, ctx: RequestContext, id: string | null | undefined) => {
-  if (id && !(await repo.findVoiceBundle(db, scopeOf(ctx), id))) throw notFound('Voice bundle');
+  if (id) await requireUsableVoiceBundle(db, ctx, id);
 };
 
 /**

@@ -13,7 +13,7 @@ let h: Harness;
 let double: OpenAiDouble;
 beforeAll(async () => {
   const logger = pino({ level: 'trace' }, { write: (line: string) => void logLines.push(line) });
-  h = await createHarness({ logger });
+  h = await createHarness({ logger, fetchAllowlist: ['127.0.0.1'] });
   double = await startOpenAiDouble({ auth: { header: 'authorization', value: `Bearer ${API_KEY}` } });
 });
 afterAll(() => double?.close());

@@ -12,6 +12,7 @@ import { isUniqueViolation } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
 import type { AiProviderRecord } from '../../providers/index.js';
+import { assertProviderUrls } from './provider-urls.js';
 import * as repo from './repo.js';
 import { maskSecret, secretContext, toAiProvider, toRecord } from './wire.js';
 
@@ -94,6 +95,7 @@ export const createAiProvider = async (
   body: AIProviderCreateBody,
 ): Promise<AIProvider> => {
   assertKeyForDirect(body.routing_mode, Boolean(body.api_key));
+  await assertProviderUrls(deps, body);
   try {
     const row = await deps.db.transaction(async (trx) => {
       const first = (await repo.countProviders(trx, ctx.organizationId)) === 0;
@@ -121,6 +123,7 @@ export const updateAiProvider = async (
   id: string,
   body: AIProviderUpdateBody,
 ): Promise<AIProvider> => {
+  await assertProviderUrls(deps, body);
   try {
     const row = await deps.db.transaction(async (trx) => {
       const current = await repo.findProviderForUpdate(trx, ctx.organizationId, id);

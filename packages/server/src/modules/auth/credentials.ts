@@ -2,7 +2,7 @@ import type { OrganizationPlan, Role } from '@voice-eval/contract';
 import type { Principal } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { parseApiKey } from './api-key-format.js';
-import { findActiveMembership, findUserById } from './repo.js';
+import { findActiveMembership, findUserById, isRefreshFamilyRevoked } from './repo.js';
 import { sha256, verifyAccessToken } from './tokens.js';
 
 /** A caller whose credentials checked out, before workspace resolution. */
@@ -28,11 +28,46 @@ const defaultWorkspaceOf = async (deps: Deps, organizationId: string): Promise<s
   return row.id;
 };
 
-/** Resolves a bearer access token: a valid signature, then an active membership in its organization. */
+/** The cache key of a session's revocation state; the auth service evicts it on logout. */
+export const sessionCacheKey = (familyId: string): string => `session:${familyId}`;
+
+/**
+ * Whether the session (refresh-token family) of an access token is still open, cached like the
+ * membership: a logout or a reuse detection ends its access tokens at once on the instance that
+ * saw it and within the cache's `ttlMs` on the others, instead of at their expiry.
+ */
+const sessionIsOpen = async (deps: Deps, familyId: string | undefined, now: number): Promise<boolean> => {
+  if (familyId === undefined) return true;
+  const cacheKey = sessionCacheKey(familyId);
+  const cached = deps.authCache.get<boolean>(cacheKey, now);
+  if (cached !== undefined) return cached;
+  const open = !(await isRefreshFamilyRevoked(deps.db, familyId));
+  deps.authCache.set(cacheKey, open, now);
+  return open;
+};
+
+/**
+ * Resolves a bearer access token: a valid signature, an open session, then an active membership
+ * in its organization.
+ */
 export const authenticateBearer = async (deps: Deps, token: string): Promise<Authenticated | null> => {
   const now = deps.now();
   const claims = await verifyAccessToken(deps.config.jwtSecret, token, now);
   if (!claims) return null;
+  const [open, member] = await Promise.all([
+    sessionIsOpen(deps, claims.sessionId, now.getTime()),
+    resolveMember(deps, claims.userId, claims.organizationId, now),
+  ]);
+  return open ? member : null;
+};
+
+const resolveMember = async (
+  deps: Deps,
+  userId: string,
+  organizationId: string,
+  now: Date,
+): Promise<Authenticated | null> => {
+  const claims = { userId, organizationId };
   const cacheKey = `member:${claims.userId}:${claims.organizationId}`;
   const cached = deps.authCache.get<Authenticated | null>(cacheKey, now.getTime());
   if (cached !== undefined) return cached;

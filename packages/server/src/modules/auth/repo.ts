@@ -88,3 +88,7 @@ export const claimRefreshToken = async (db: Knex, id: string, now: Date): Promis
 
 export const revokeRefreshFamily = (db: Knex, familyId: string, now: Date) =>
   db('refresh_tokens').where({ family_id: familyId }).whereNull('revoked_at').update({ revoked_at: now });
+
+/** True when the refresh-token family (a login session) has been revoked. */
+export const isRefreshFamilyRevoked = async (db: Knex, familyId: string): Promise<boolean> =>
+  Boolean(await db('refresh_tokens').where({ family_id: familyId }).whereNotNull('revoked_at').first('id'));

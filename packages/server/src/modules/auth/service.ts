@@ -14,6 +14,7 @@ import type { RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
 import { getWorkspace } from '../workspaces/service.js';
+import { sessionCacheKey } from './credentials.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import * as repo from './repo.js';
 import { newRefreshToken, sha256, signAccessToken } from './tokens.js';
@@ -47,6 +48,12 @@ const toUser = (user: repo.UserRow, organizationId: string, role: Role): User =>
   email_is_placeholder: user.email_is_placeholder,
 });
 
+/**
+ * Drops this instance's cached state of a session, so its access tokens fail here at once; other
+ * instances see the revocation when their cache entry expires (`AuthCache.ttlMs`).
+ */
+const forgetSession = (deps: Deps, familyId: string): void => deps.authCache.evict(sessionCacheKey(familyId));
+
 /** Issues an access token and a refresh token (a new family unless one is given) for one membership. */
 export const issueSession = async (
   deps: Deps,
@@ -68,7 +75,7 @@ export const issueSession = async (
   return {
     access_token: await signAccessToken(
       deps.config.jwtSecret,
-      { userId: user.id, organizationId: membership.organization_id },
+      { userId: user.id, organizationId: membership.organization_id, sessionId: familyId },
       ttl,
       now,
     ),
@@ -130,6 +137,7 @@ export const refresh = async (deps: Deps, refreshToken: string): Promise<Session
   if (!row || row.revoked_at || row.expires_at <= now) throw invalid;
   if (row.used_at || !(await repo.claimRefreshToken(deps.db, row.id, now))) {
     await repo.revokeRefreshFamily(deps.db, row.family_id, now);
+    forgetSession(deps, row.family_id);
     deps.logger.warn({ familyId: row.family_id, userId: row.user_id }, 'refresh_token:reused');
     throw invalid;
   }
@@ -144,7 +152,9 @@ export const refresh = async (deps: Deps, refreshToken: string): Promise<Session
 /** Revokes the family of a refresh token; unknown tokens are ignored (logout always succeeds). */
 export const logout = async (deps: Deps, refreshToken: string): Promise<void> => {
   const row = await repo.findRefreshToken(deps.db, sha256(refreshToken));
-  if (row) await repo.revokeRefreshFamily(deps.db, row.family_id, deps.now());
+  if (!row) return;
+  await repo.revokeRefreshFamily(deps.db, row.family_id, deps.now());
+  forgetSession(deps, row.family_id);
 };
 
 /** A session in another organization: interactive users with an active membership only. */

@@ -6,9 +6,14 @@ const AUDIENCE = 'voice-eval-api';
 /** The only algorithm accepted: tokens with `alg: none` or any other algorithm are refused. */
 const ALGORITHM = 'HS256';
 
-export type AccessClaims = { userId: string; organizationId: string };
+/**
+ * What an access token says. `sessionId` (the JWT `sid`) is the refresh-token family the token was
+ * issued with: revoking the family (logout, reuse detection) ends the token too. Tokens minted
+ * outside a login (tests, tools) have none and live until they expire.
+ */
+export type AccessClaims = { userId: string; organizationId: string; sessionId?: string };
 
-/** Signs a short-lived access token bound to one organization. */
+/** Signs a short-lived access token bound to one organization (and a session, when given). */
 export const signAccessToken = async (
   secret: string,
   claims: AccessClaims,
@@ -16,7 +21,10 @@ export const signAccessToken = async (
   now: Date,
 ): Promise<string> => {
   const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ org: claims.organizationId })
+  return new SignJWT({
+    org: claims.organizationId,
+    ...(claims.sessionId ? { sid: claims.sessionId } : {}),
+  })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(claims.userId)
     .setIssuer(ISSUER)
@@ -41,7 +49,12 @@ export const verifyAccessToken = async (
       currentDate: now,
     });
     if (typeof payload.sub !== 'string' || typeof payload.org !== 'string') return null;
-    return { userId: payload.sub, organizationId: payload.org };
+    if (payload.sid !== undefined && typeof payload.sid !== 'string') return null;
+    return {
+      userId: payload.sub,
+      organizationId: payload.org,
+      ...(payload.sid ? { sessionId: payload.sid } : {}),
+    };
   } catch {
     return null;
   }

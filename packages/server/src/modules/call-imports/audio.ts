@@ -1,12 +1,12 @@
-import { readFile } from 'node:fs/promises';
 import type { CallImportSchema } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 import type { RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
-import { blobKey, sniffAudio } from '../../storage/index.js';
+import { blobKey, sniffAudioFile } from '../../storage/index.js';
 import { flushRows, SkipLog } from './ingest.js';
 import type { RowInput } from './row-repo.js';
+import { storeFile } from './store-file.js';
 import { MAX_CONVERSATION_ID_LENGTH } from './values.js';
 
 /** Parameter types an audio upload fills by itself: the id (from the file name) and the recording. */
@@ -47,8 +47,8 @@ type AudioIngest = {
 /**
  * One row per uploaded recording, in upload order: the file is checked by magic bytes (anything
  * else is skipped as `invalid_recording`), stored under the import, and its name (without the
- * extension) is the conversation id (a repeated name is skipped as a duplicate). Files are read
- * one at a time. 415 when not one file is audio.
+ * extension) is the conversation id (a repeated name is skipped as a duplicate). Files are
+ * streamed to storage one at a time, never read whole. 415 when not one file is audio.
  */
 export const ingestAudio = async (db: Knex, files: readonly Express.Multer.File[], job: AudioIngest) => {
   const skips = new SkipLog();
@@ -57,8 +57,7 @@ export const ingestAudio = async (db: Knex, files: readonly Express.Multer.File[
   for (const [index, file] of files.entries()) {
     const sourceRow = index + 1;
     const conversationId = conversationIdOf(file.originalname, sourceRow);
-    const bytes = await readFile(file.path);
-    const audio = sniffAudio(bytes);
+    const audio = await sniffAudioFile(file.path);
     if (!audio) {
       skips.add(
         sourceRow,
@@ -78,8 +77,8 @@ export const ingestAudio = async (db: Knex, files: readonly Express.Multer.File[
       job.callImportId,
       `${sourceRow}.${audio.extension}`,
     );
-    await job.deps.storage.put(key, bytes, { contentType: audio.contentType });
     job.storedKeys.push(key);
+    await storeFile(job.deps.storage, key, file.path, audio.contentType);
     batch.push({
       conversation_id: conversationId,
       source_row: sourceRow,

@@ -24,7 +24,7 @@ const importOf = async (tenant: Tenant) =>
   (await importCsv(h, tenant, await schemaOf(tenant), callRows(3))).id;
 
 beforeAll(async () => {
-  h = await createHarness({ workerConcurrency: 0 });
+  h = await createHarness({ workerConcurrency: 0, fetchAllowlist: ['127.0.0.1'] });
   schemaId = await schemaOf(h);
   const double = await startOpenAiDouble();
   await createAiProvider(h, h, double.url);

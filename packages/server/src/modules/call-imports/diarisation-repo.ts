@@ -1,12 +1,17 @@
 import type { DiarisationError } from '@voice-eval/contract';
 import type { Knex } from 'knex';
-import { type RowTarget, whereTarget } from './row-repo.js';
+import { emitEvents } from '../webhook-endpoints/service.js';
+import { queuedForDiarisation, type RowTarget, whereTarget } from './row-repo.js';
 
-/** The settings of one transcribe request; queued rows point at it. */
+/**
+ * The settings of one transcribe request; queued rows point at it. `channels` is the server's own
+ * mode for recordings whose channels are their speakers (simulated voice calls), never requested
+ * through the API.
+ */
 export type DiarisationRow = {
   id: string;
   call_import_id: string;
-  mode: 'stt_llm' | 'llm_only';
+  mode: 'stt_llm' | 'llm_only' | 'channels';
   llm_provider: string | null;
   llm_model: string | null;
   stt_provider: string | null;
@@ -63,17 +68,7 @@ export const queueRows = async (
         .orWhereNotNull('source_transcript'),
     );
   if (rules.onlyMissing) update.whereNull('source_transcript');
-  return update.update({
-    diarised_transcript_status: 'pending',
-    diarisation_id: diarisationId,
-    queued_at: now,
-    attempts: 0,
-    lease_owner: null,
-    lease_expires_at: null,
-    diarised_transcript: null,
-    diarised_transcript_error: null,
-    updated_at: now,
-  });
+  return update.update({ ...queuedForDiarisation(now), diarisation_id: diarisationId });
 };
 
 /**
@@ -133,3 +128,65 @@ export const cancelRows = (
       lease_expires_at: null,
       updated_at: now,
     });
+
+const SETTLE_SQL = `update call_import_diarisations d set settled_at = ?
+   where d.settled_at is null %FILTER%
+     and not exists (select 1 from call_import_rows r
+                      where r.call_import_id = d.call_import_id
+                        and r.diarised_transcript_status in ('pending', 'running'))
+     and exists (select 1 from call_import_rows r
+                  join call_import_diarisations u on u.id = r.diarisation_id
+                 where r.call_import_id = d.call_import_id and u.settled_at is null)
+  returning d.id, d.call_import_id`;
+
+type SettledImport = {
+  call_import_id: string;
+  organization_id: string;
+  workspace_id: string;
+  queued: number;
+  completed: number;
+  failed: number;
+};
+
+/**
+ * Marks settled the transcribe requests of imports with no pending or running row left (all of
+ * the import's, or those of `callImportIds`), and records one
+ * `call_import.transcription.completed` per import in the same transaction (the webhook outbox),
+ * counting the rows those requests queued. A request none of whose rows exists yet (being queued)
+ * waits. The conditional UPDATE lets one caller settle a request, so the event is recorded once.
+ * Returns the webhook deliveries queued.
+ */
+export const settleTranscriptions = (db: Knex, callImportIds: readonly string[] | null, now: Date) =>
+  db.transaction(async (trx) => {
+    const filter = callImportIds
+      ? 'and d.call_import_id in (select value::uuid from json_array_elements_text(?::json))'
+      : '';
+    const bindings = callImportIds ? [now, JSON.stringify(callImportIds)] : [now];
+    const settled = (await trx.raw(SETTLE_SQL.replace('%FILTER%', filter), bindings)).rows as Array<{
+      id: string;
+    }>;
+    if (settled.length === 0) return 0;
+    const imports: SettledImport[] = (
+      await trx.raw(
+        `select ci.id as call_import_id, ci.organization_id, ci.workspace_id, count(*)::int as queued,
+                (count(*) filter (where r.diarised_transcript_status = 'completed'))::int as completed,
+                (count(*) filter (where r.diarised_transcript_status = 'failed'))::int as failed
+           from call_import_rows r join call_imports ci on ci.id = r.call_import_id
+          where r.diarisation_id in (select value::uuid from json_array_elements_text(?::json))
+          group by ci.id`,
+        [JSON.stringify(settled.map((d) => d.id))],
+      )
+    ).rows;
+    const events = imports.map((i) => ({
+      organizationId: i.organization_id,
+      type: 'call_import.transcription.completed' as const,
+      data: {
+        call_import_id: i.call_import_id,
+        workspace_id: i.workspace_id,
+        queued_rows: i.queued,
+        completed_rows: i.completed,
+        failed_rows: i.failed,
+      },
+    }));
+    return emitEvents(trx, events, now);
+  });

@@ -10,7 +10,9 @@ import {
   transcribeDiariseV1,
 } from '../../providers/index.js';
 import { recordUsage } from '../../usage/record-usage.js';
+import { decodeWav, encodeWav, type PcmAudio } from '../../voice/audio/index.js';
 import { listProviderRecords } from '../ai-providers/service.js';
+import { CHANNEL_SPEAKERS, turnsFromChannels } from './channel-turns.js';
 import { type DiarisationContext, findDiarisationContext } from './diarisation-repo.js';
 import { loadRecording, type RecordingAccess } from './recording.js';
 import type { RowRecord } from './row-repo.js';
@@ -120,6 +122,73 @@ const llmOnly = async (run: Run, row: RowRecord): Promise<DiariseOutcome> => {
   return result.ok ? { ok: true, turns: toTurns(result.value.data.turns) } : failed(run, result.error);
 };
 
+const audioUnavailable = (run: Run, message: string): DiariseOutcome => ({
+  ok: false,
+  error: {
+    code: 'audio_unavailable',
+    message,
+    provider: null,
+    model: null,
+    at: run.deps.now().toISOString(),
+  },
+});
+
+const stereoOf = (bytes: Uint8Array): PcmAudio | null => {
+  try {
+    const pcm = decodeWav(bytes);
+    return pcm.channels.length === CHANNEL_SPEAKERS.length ? pcm : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * `channels`: a stereo recording whose channels are its speakers (a simulated voice call: the
+ * agent left, the caller right) is diarised by its channels, not by a model: each channel is
+ * transcribed on its own with segment timestamps, and the segments in time order become the
+ * turns, with times from the audio timeline. The STT model must give segments (whisper-1 does;
+ * the gpt-4o transcribe models do not), else the row gets `invalid_provider_response`.
+ */
+const byChannel = async (run: Run, row: RowRecord): Promise<DiariseOutcome> => {
+  const stt = providerFor(run, run.context.stt_provider, 'stt');
+  if (!stt.ok) return failed(run, stt.error);
+  const loaded = await loadRecording(run, row, run.signal);
+  if (!loaded.ok) return loaded;
+  const pcm = stereoOf(loaded.audio.data);
+  if (!pcm)
+    return audioUnavailable(run, 'The recording is not a two-channel WAV file (agent left, caller right).');
+  const heard = await Promise.all(
+    CHANNEL_SPEAKERS.map((speaker, i) =>
+      stt.provider.transcribe(
+        {
+          model: run.context.stt_model ?? undefined,
+          audio: {
+            data: encodeWav({ sampleRate: pcm.sampleRate, channels: [pcm.channels[i]!] }),
+            format: 'wav',
+            filename: `${row.conversation_id}-${speaker}.wav`,
+          },
+          segments: true,
+        },
+        { signal: run.signal, onUsage: usageOf(run) },
+      ),
+    ),
+  );
+  const channels = [];
+  for (const [i, result] of heard.entries()) {
+    if (!result.ok) return failed(run, result.error);
+    if (!result.value.segments) {
+      return failed(run, {
+        code: 'invalid_provider_response',
+        message: 'The speech-to-text reply has no segment timestamps, which diarising by channel needs.',
+        provider: result.provider,
+        model: result.model,
+      });
+    }
+    channels.push({ speaker: CHANNEL_SPEAKERS[i]!, segments: result.value.segments });
+  }
+  return { ok: true, turns: turnsFromChannels(channels) };
+};
+
 /**
  * Diarises one claimed row with the settings of the transcribe request that queued it, using
  * the organization's AI providers (or the server default). Never throws for expected failures:
@@ -146,5 +215,6 @@ export const diariseRow = async (
   }
   const records = await listProviderRecords(access.deps, context.organization_id);
   const run: Run = { ...access, context, records, signal };
+  if (context.mode === 'channels') return byChannel(run, row);
   return context.mode === 'llm_only' ? llmOnly(run, row) : sttThenLlm(run, row);
 };

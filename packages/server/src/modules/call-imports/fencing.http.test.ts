@@ -22,7 +22,7 @@ let schemaId: string;
 const counters = (id: string) => countersOf(h, id);
 
 beforeAll(async () => {
-  h = await createHarness({ workerConcurrency: 0 });
+  h = await createHarness({ workerConcurrency: 0, fetchAllowlist: ['127.0.0.1'] });
   double = await startOpenAiDouble({ auth: { header: 'authorization', value: 'Bearer sk-double' } });
   schemaId = await createSchema(h, h);
   await createAiProvider(h, h, double.url);

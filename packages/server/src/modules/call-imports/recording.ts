@@ -40,7 +40,7 @@ const fetchBytes = async (access: RecordingAccess, url: string, signal: AbortSig
 /**
  * The row's recording: an uploaded file from storage, or the URL fetched through the SSRF-safe
  * fetch (private addresses refused unless allow-listed; size and time capped). Its format is
- * judged by magic bytes. Failures are `audio_unavailable` (or `timeout`).
+ * judged by its content (`sniffAudio`). Failures are `audio_unavailable` (or `timeout`).
  */
 export const loadRecording = async (
   access: RecordingAccess,
@@ -60,7 +60,7 @@ export const loadRecording = async (
   } else {
     return fail(deps, 'audio_unavailable', 'The row has no recording.');
   }
-  const sniffed = sniffAudio(bytes);
+  const sniffed = await sniffAudio(bytes);
   if (!sniffed)
     return fail(deps, 'audio_unavailable', 'The recording is not a WAV, MP3, OGG, FLAC or M4A file.');
   return {

@@ -1,8 +1,8 @@
-import { Readable } from 'node:stream';
 import { initServer } from '@ts-rest/express';
 import { type CallImportRowIds, contract } from '@voice-eval/contract';
 import { contextOf } from '../../context.js';
 import type { Deps } from '../../deps.js';
+import { streamJsonDocument } from '../../http/json-stream.js';
 import { getDispatchDiagnostics } from '../evaluations/diagnostics.js';
 import { createCallImport } from './create.js';
 import * as service from './service.js';
@@ -35,13 +35,8 @@ export const callImportRoutes = (deps: Deps) =>
     }),
     rowIds: async ({ params, query, req, res }) => {
       const chunks = await service.rowIdsDocument(deps, contextOf(req), params.call_import_id, query);
-      res.setHeader('content-type', 'application/json; charset=utf-8');
       // ts-rest pipes a stream as it is: the database writes this JSON (up to millions of ids)
-      const body = Readable.from(chunks).on('error', (err) => {
-        // the status line is sent: all a failure can do now is cut the response short
-        req.log?.error({ err }, 'call_imports:row_ids_failed');
-        res.destroy(err);
-      });
+      const body = await streamJsonDocument(req, res, chunks);
       return { status: 200, body: body as unknown as CallImportRowIds };
     },
     transcribe: async ({ params, body, req }) => ({

@@ -86,7 +86,8 @@ export async function* rowIdsDocument(
 ): AsyncGenerator<string> {
   let total = 0;
   let after: { source_row: number; id: string } | null = null;
-  yield '{"ids":[';
+  // the opening goes out with the first chunk, so the first query runs before the first byte
+  let opening = '{"ids":[';
   for (;;) {
     const ordered = rowsQuery(db, callImportId, filters)
       .select('id', 'source_row')
@@ -100,13 +101,14 @@ export async function* rowIdsDocument(
               (array_agg(s.id))[count(*)::int] as last_id`),
     )) as Array<{ ids: string | null; n: number; last_row: number; last_id: string }>;
     if (chunk?.ids) {
-      yield `${total > 0 ? ',' : ''}"${chunk.ids}"`;
+      yield `${opening}${total > 0 ? ',' : ''}"${chunk.ids}"`;
+      opening = '';
       total += chunk.n;
     }
     if (!chunk || chunk.n < chunkSize) break;
     after = { source_row: chunk.last_row, id: chunk.last_id };
   }
-  yield `],"total":${total}}`;
+  yield `${opening}],"total":${total}}`;
 }
 
 /**
@@ -156,18 +158,41 @@ export const insertSimulatedRows = async (
   db: Knex,
   callImportId: string,
   rows: ReadonlyArray<{ conversation_id: string; source_row: number; parameters: Record<string, string> }>,
+  diarisationId: string | null,
 ): Promise<Map<string, string>> => {
   const result = await db.raw(
-    `insert into call_import_rows (call_import_id, conversation_id, source_row, parameters)
-     select ?::uuid, r.conversation_id, r.source_row, r.parameters
+    `insert into call_import_rows (call_import_id, conversation_id, source_row, parameters, diarisation_id)
+     select ?::uuid, r.conversation_id, r.source_row, r.parameters, ?::uuid
        from json_to_recordset(?::json) as r(conversation_id text, source_row int, parameters jsonb)
      returning id, conversation_id`,
-    [callImportId, JSON.stringify(rows)],
+    [callImportId, diarisationId, JSON.stringify(rows)],
   );
   return new Map(
     (result.rows as Array<{ id: string; conversation_id: string }>).map((r) => [r.conversation_id, r.id]),
   );
 };
+
+/** The columns that queue a row for diarisation afresh: pending, no lease, no attempt, no outcome. */
+export const queuedForDiarisation = (now: Date) => ({
+  diarised_transcript_status: 'pending',
+  queued_at: now,
+  attempts: 0,
+  lease_owner: null,
+  lease_expires_at: null,
+  diarised_transcript: null,
+  diarised_transcript_error: null,
+  updated_at: now,
+});
+
+/**
+ * Stores a simulated voice call's recording on its row and queues the row for diarisation with the
+ * diarisation it was created with (by channel), as a transcribe request would.
+ */
+export const queueRecordedCall = (db: Knex, rowId: string, recordingKey: string, now: Date) =>
+  db('call_import_rows')
+    .where({ id: rowId })
+    .whereNotNull('diarisation_id')
+    .update({ recording_storage_key: recordingKey, ...queuedForDiarisation(now) });
 
 /** Writes a simulated call's transcript as the row's completed diarised transcript (and its recording). */
 export const writeTranscript = (

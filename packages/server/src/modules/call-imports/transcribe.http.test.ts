@@ -40,7 +40,7 @@ const seedStates = async (): Promise<{ imp: CallImport; ids: string[] }> => {
 };
 
 beforeAll(async () => {
-  h = await createHarness({ workerConcurrency: 0 });
+  h = await createHarness({ workerConcurrency: 0, fetchAllowlist: ['127.0.0.1'] });
   double = await startOpenAiDouble({ auth: { header: 'authorization', value: 'Bearer sk-double' } });
   schemaId = await createSchema(h, h);
   await createAiProvider(h, h, double.url);

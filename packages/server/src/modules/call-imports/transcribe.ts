@@ -10,6 +10,7 @@ import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
 import type { ProviderPurpose } from '../../providers/index.js';
 import { listProviderRecords } from '../ai-providers/service.js';
+import { DELIVER_TASK } from '../webhook-endpoints/service.js';
 import * as work from './diarisation-repo.js';
 import * as repo from './repo.js';
 import type { RowTarget } from './row-repo.js';
@@ -115,5 +116,8 @@ export const cancelDiarisation = async (
     at: now.toISOString(),
   };
   const cancelled = await work.cancelRows(deps.db, target, error, now);
+  if (cancelled > 0 && (await work.settleTranscriptions(deps.db, [id], now)) > 0) {
+    deps.workers.notify(DELIVER_TASK);
+  }
   return { cancelled, skipped: Math.max(0, targeted - cancelled) };
 };

@@ -31,10 +31,17 @@ const toProblem = (error: unknown, limitBytes: number): unknown => {
   });
 };
 
-/** Removes the temporary files of a request once its response is done (whatever happened). */
+/**
+ * Removes the temporary files of a request once its response is done (whatever happened). A
+ * body cut short leaves multer's entry of the file being written without a path; a failed
+ * removal is logged, never an unhandled rejection (which would end the process).
+ */
 const cleanUp = (req: Request) => {
   const { file = [], files = [] } = uploadedFiles(req);
-  for (const f of [...file, ...files]) void rm(f.path, { force: true });
+  for (const f of [...file, ...files]) {
+    if (typeof f.path !== 'string') continue;
+    rm(f.path, { force: true }).catch((err: unknown) => req.log?.warn({ err }, 'upload:cleanup_failed'));
+  }
 };
 
 /**

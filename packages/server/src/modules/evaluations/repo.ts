@@ -1,6 +1,6 @@
 import type { EvaluationResult, EvaluationStatus } from '@voice-eval/contract';
 import type { Knex } from 'knex';
-import type { MetricSnapshot } from './results.js';
+import type { MetricSnapshot, StoredDiscovery } from './results.js';
 
 /** An `evaluations` row. */
 export type EvaluationRecord = {
@@ -36,6 +36,8 @@ export type EvaluationRowRecord = {
   status: EvaluationStatus;
   results: EvaluationResult[];
   flagged: boolean;
+  /** Absent on rows read before the column existed: none. */
+  discovered?: StoredDiscovery[];
   error: Record<string, unknown> | null;
   lease_owner: string | null;
   lease_expires_at: Date | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type MetricSnapshot, readScores } from './results.js';
+import { type MetricSnapshot, readDiscoveries, readScores } from './results.js';
 
 const metric = (overrides: Partial<MetricSnapshot>): MetricSnapshot => ({
   id: overrides.id ?? `m-${Math.random()}`,
@@ -88,5 +88,43 @@ describe('readScores', () => {
     const read = readScores([m], [s]);
     expect(read.ok).toBe(false);
     if (!read.ok) expect(read.message).toMatch(message);
+  });
+});
+
+describe('readDiscoveries', () => {
+  const found = (name: string, observation = 'seen') => ({
+    key: 'whatever the judge says',
+    name,
+    metric_type: 'boolean' as const,
+    observation: ` ${observation} `,
+    evidence: '',
+  });
+
+  it('keys each by the slug of its name, once, leaving out empty names and problems a metric covers', () => {
+    const metrics = [metric({ name: 'Greets the caller' })];
+    expect(
+      readDiscoveries(metrics, [
+        found('Misstates refund policy!', 'refunds denied'),
+        found('misstates  refund policy', 'again'),
+        found('  ?? '),
+        found('Greets the Caller'),
+        found('Hangs up early'),
+      ]),
+    ).toEqual([
+      {
+        key: 'misstates_refund_policy',
+        name: 'Misstates refund policy!',
+        metric_type: 'boolean',
+        observation: 'refunds denied',
+        evidence: null,
+      },
+      {
+        key: 'hangs_up_early',
+        name: 'Hangs up early',
+        metric_type: 'boolean',
+        observation: 'seen',
+        evidence: null,
+      },
+    ]);
   });
 });

@@ -1,6 +1,8 @@
-import type { EvaluationResult, Metric } from '@voice-eval/contract';
+import type { EvaluationResult, Metric, VoiceMeasureName } from '@voice-eval/contract';
 import type { JudgeMetric, JudgeScores } from '../../providers/index.js';
 import { inferPolicy, isFailure, type PolicyRule } from '../evaluator-results/failure-policies.js';
+import { slugOf } from '../metrics/from-discovered.js';
+import { voiceMeasureOf } from './voice-results.js';
 
 /**
  * A metric as an evaluation judges it, frozen when the evaluation starts, so every row is scored
@@ -21,6 +23,28 @@ export type MetricSnapshot = {
   labels: string[];
   /** Which values count as failures (the workspace's configured policy, else the inferred one). */
   policy: PolicyRule;
+  /**
+   * The voice measure a voice metric scores, measured rather than judged; null (or absent, in
+   * snapshots taken before voice metrics existed) for a judged metric.
+   */
+  voice_measure?: VoiceMeasureName | null;
+  /**
+   * The judge may report problems outside the metrics (`allow_discovery`); absent, in snapshots
+   * taken before discovery was stored, means false.
+   */
+  allow_discovery?: boolean;
+};
+
+/**
+ * A problem the judge reported outside the metrics, as stored on the row (`discovered`): `key` is
+ * the slug of its name, the key `POST /metrics/from-discovered` promotes.
+ */
+export type StoredDiscovery = {
+  key: string;
+  name: string;
+  metric_type: JudgeScores['discovered'][number]['metric_type'];
+  observation: string;
+  evidence: string | null;
 };
 
 const finite = (value: unknown): number | null =>
@@ -44,6 +68,8 @@ export const snapshotMetric = (metric: Metric, policy: PolicyRule = inferPolicy(
     max: finite(config.max) ?? (rating ? 5 : null),
     labels: metric.children.length > 0 ? metric.children.map((child) => child.name) : configLabels,
     policy,
+    voice_measure: voiceMeasureOf(metric.custom_config),
+    allow_discovery: metric.allow_discovery,
   };
 };
 
@@ -141,4 +167,30 @@ export const readScores = (metrics: readonly MetricSnapshot[], scores: JudgeScor
     });
   }
   return { ok: true, results, flagged: results.some((r) => r.flagged) };
+};
+
+/**
+ * The judge's discoveries as stored: each keyed by the slug of its name (the judge's own key is
+ * not trusted to be one), without those whose name is empty, repeats of a key, and those whose key
+ * is the slug of a metric of the evaluation (a problem the metrics cover).
+ */
+export const readDiscoveries = (
+  metrics: readonly MetricSnapshot[],
+  discovered: JudgeScores['discovered'],
+): StoredDiscovery[] => {
+  const seen = new Set(metrics.map((metric) => slugOf(metric.name)));
+  const stored: StoredDiscovery[] = [];
+  for (const item of discovered) {
+    const key = slugOf(item.name);
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    stored.push({
+      key,
+      name: item.name.trim(),
+      metric_type: item.metric_type,
+      observation: item.observation.trim(),
+      evidence: item.evidence?.trim() || null,
+    });
+  }
+  return stored;
 };

@@ -11,7 +11,14 @@ import {
 } from '../../providers/index.js';
 import { recordUsage } from '../../usage/record-usage.js';
 import type { ProviderRecordsSource } from './provider-records.js';
-import { judgeMetricOf, readScores } from './results.js';
+import {
+  judgeMetricOf,
+  type MetricSnapshot,
+  readDiscoveries,
+  readScores,
+  type StoredDiscovery,
+} from './results.js';
+import { measuredResult } from './voice-results.js';
 import type { ScoringContext } from './work-repo.js';
 
 /** A typed row error (`EvaluationRow.error`). */
@@ -19,7 +26,7 @@ export type EvaluationRowError = z.infer<typeof EvaluationRowErrorSchema>;
 
 /** The outcome of scoring one row: its results, or the typed error to record on it. */
 export type ScoreOutcome =
-  | { ok: true; results: EvaluationResult[]; flagged: boolean }
+  | { ok: true; results: EvaluationResult[]; flagged: boolean; discovered: StoredDiscovery[] }
   | { ok: false; error: EvaluationRowError };
 
 /** Provider failures as row error codes (rate limits and budgets surface as `provider_error`). */
@@ -81,13 +88,49 @@ const pickJudge = async (
 };
 
 /**
- * Scores one row with the LLM judge over its transcript: one structured result per metric of the
- * evaluation. Never throws for expected failures: a missing transcript, a provider error or an
- * unusable reply come back as the row's typed error.
+ * Scores one row: one result per metric of the evaluation, in its order. Voice metrics take the
+ * call's measures; the others are judged by the LLM over the transcript (no call when every metric
+ * is a voice metric). Never throws for expected failures: a missing transcript, a provider error or an unusable
+ * reply come back as the row's typed error.
  */
 export const scoreRow = async (
   deps: Deps,
   context: ScoringContext,
+  signal: AbortSignal,
+  recordsOf: ProviderRecordsSource,
+): Promise<ScoreOutcome> => {
+  const measured = new Map(
+    context.metrics.flatMap((metric) =>
+      metric.voice_measure
+        ? [
+            [
+              metric.id,
+              measuredResult({ ...metric, voice_measure: metric.voice_measure }, context.voice_measures),
+            ],
+          ]
+        : [],
+    ),
+  );
+  const judged = context.metrics.filter((metric) => !measured.has(metric.id));
+  const scored =
+    judged.length === 0 && measured.size > 0
+      ? { ok: true as const, results: [], discovered: [] }
+      : await judgeRow(deps, context, judged, signal, recordsOf);
+  if (!scored.ok) return scored;
+  const byMetric = new Map([...measured, ...scored.results.map((r) => [r.metric_id, r] as const)]);
+  const results = context.metrics.map((metric) => byMetric.get(metric.id)!);
+  return { ok: true, results, flagged: results.some((r) => r.flagged), discovered: scored.discovered };
+};
+
+/**
+ * The LLM judge's results for `metrics` over the row's transcript. When any metric of the
+ * evaluation allows discovery, the judge is also asked for problems no metric covers, kept as the
+ * row's discoveries.
+ */
+const judgeRow = async (
+  deps: Deps,
+  context: ScoringContext,
+  metrics: readonly MetricSnapshot[],
   signal: AbortSignal,
   recordsOf: ProviderRecordsSource,
 ): Promise<ScoreOutcome> => {
@@ -102,12 +145,13 @@ export const scoreRow = async (
     );
   }
   if (!picked.ok) return providerFailure(deps, picked.error);
+  const allowDiscovery = context.metrics.some((metric) => metric.allow_discovery === true);
   const reply = await picked.provider.chat(
     {
       ...renderPrompt(judgeScoreV1, {
         turns,
-        metrics: context.metrics.map(judgeMetricOf),
-        allowDiscovery: false,
+        metrics: metrics.map(judgeMetricOf),
+        allowDiscovery,
       }),
       model: context.model ?? undefined,
       temperature: 0,
@@ -122,12 +166,15 @@ export const scoreRow = async (
     },
   );
   if (!reply.ok) return providerFailure(deps, reply.error);
-  const read = readScores(context.metrics, reply.value.data.scores);
+  const read = readScores(metrics, reply.value.data.scores);
   if (!read.ok) {
     return failure(deps, 'invalid_provider_response', read.message, {
       provider: reply.provider,
       model: reply.model,
     });
   }
-  return read;
+  return {
+    ...read,
+    discovered: allowDiscovery ? readDiscoveries(context.metrics, reply.value.data.discovered) : [],
+  };
 };

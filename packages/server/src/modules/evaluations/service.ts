@@ -5,6 +5,7 @@ import { iso, isoOrNull } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { lockDispatch } from '../../dispatch/repo.js';
 import { ApiError, notFound } from '../../errors.js';
+import { activeIdsBySlug } from '../metrics/repo.js';
 import * as repo from './repo.js';
 import type { EvaluationRowError } from './score.js';
 
@@ -45,14 +46,28 @@ export const toEvaluation = (row: repo.EvaluationRecord, counts: repo.StatusCoun
   created_by: row.created_by,
 });
 
-/** A scored row as the wire's EvaluationRow. */
-export const toEvaluationRow = (row: repo.EvaluationRowRecord): EvaluationRow => ({
+/**
+ * A scored row as the wire's EvaluationRow; its discoveries resolve through `metricIdBySlug`
+ * (a key the slug of a current metric's name is a result of that metric, see from-discovered).
+ */
+export const toEvaluationRow = (
+  row: repo.EvaluationRowRecord,
+  metricIdBySlug: ReadonlyMap<string, string> = new Map(),
+): EvaluationRow => ({
   id: row.id,
   evaluation_id: row.evaluation_id,
   call_import_row_id: row.call_import_row_id,
   conversation_id: row.conversation_id,
   status: row.status,
   results: row.results,
+  discovered: (row.discovered ?? []).map((d) => ({
+    key: d.key,
+    name: d.name,
+    metric_type: d.metric_type,
+    observation: d.observation,
+    evidence: d.evidence,
+    metric_id: metricIdBySlug.get(d.key) ?? null,
+  })),
   error: row.error as EvaluationRowError | null,
   attempts: row.attempts,
   created_at: iso(row.created_at),
@@ -101,7 +116,14 @@ export const listEvaluationRows = async (
   query: PageQuery & { status?: EvaluationStatus; flagged?: boolean },
 ) => {
   await findOr404(deps, ctx, id);
-  return paginate(repo.rowsQuery(deps.db, id, query), query, toEvaluationRow);
+  const page = await paginate(
+    repo.rowsQuery(deps.db, id, query),
+    query,
+    (row: repo.EvaluationRowRecord) => row,
+  );
+  const keys = page.items.flatMap((row) => (row.discovered ?? []).map((d) => d.key));
+  const bySlug = await activeIdsBySlug(deps.db, ctx, keys);
+  return { ...page, items: page.items.map((row) => toEvaluationRow(row, bySlug)) };
 };
 
 /**

@@ -27,7 +27,7 @@ const dispatch = (want: number, now = new Date()) =>
     'worker-test',
     want,
   );
-const ok = completionOf({ ok: true, results: [], flagged: false });
+const ok = completionOf({ ok: true, results: [], flagged: false, discovered: [] });
 const statusOf = async (table: string, id: string) =>
   (await db()(table).where({ id }).first('status')).status;
 

@@ -1,4 +1,6 @@
 import { clusterItems, type GapLabel, gapLabelOf } from '../../clustering/index.js';
+import type { StoredDiscovery } from '../evaluations/results.js';
+import { slugOf } from '../metrics/from-discovered.js';
 import { clip } from './evidence.js';
 import { isFailure, type PolicyRule } from './failure-policies.js';
 
@@ -17,6 +19,8 @@ export type ScopedRow = {
   call_import_row_id: string;
   conversation_id: string;
   results: StoredResult[];
+  /** Problems the judge reported outside the metrics (absent: none). */
+  discovered?: StoredDiscovery[];
 };
 
 /** A metric as the analysis sees it; `policy` null for a metric that no longer exists. */
@@ -30,6 +34,8 @@ export type FlaggedResult = {
   metricId: string;
   /** What is clustered: the rationale, plus the chosen labels of a category metric. */
   text: string;
+  /** A discovery of the judge whose key is the metric's slug, rather than a score of the metric. */
+  discovered?: boolean;
 };
 
 /** A sub-cluster: its members are row ids of the parent's members. */
@@ -90,10 +96,44 @@ const textOf = (result: StoredResult): string => {
   return [result.rationale ?? '', ...labels.map(String)].filter((part) => part.trim()).join('. ');
 };
 
-/** Flagged results per metric under the current policies (a deleted metric keeps its stored flag). */
+/** What a discovery contributes to clustering: its observation, else its name. */
+export const discoveryText = (discovery: StoredDiscovery): string => discovery.observation || discovery.name;
+
+/** The current metrics by the slug of their name: the keys discoveries resolve to. */
+export const metricsBySlug = (metrics: ReadonlyMap<string, MetricInfo>): Map<string, MetricInfo> => {
+  const bySlug = new Map<string, MetricInfo>();
+  for (const metric of metrics.values()) {
+    const slug = slugOf(metric.name);
+    if (slug && !bySlug.has(slug)) bySlug.set(slug, metric);
+  }
+  return bySlug;
+};
+
+/**
+ * Flagged results per metric under the current policies (a deleted metric keeps its stored flag).
+ * A row's discovery whose key is the slug of a current metric (one promoted with
+ * `POST /metrics/from-discovered`) resolves to that metric: it counts as a flagged result of it,
+ * unless the row has a score of the metric itself.
+ */
 export const flaggedByMetric = (rows: readonly ScopedRow[], metrics: ReadonlyMap<string, MetricInfo>) => {
   const byMetric = new Map<string, { metric: MetricInfo; flagged: FlaggedResult[]; scored: string[] }>();
+  const bySlug = metricsBySlug(metrics);
   for (const row of rows) {
+    for (const discovery of row.discovered ?? []) {
+      const metric = bySlug.get(discovery.key);
+      if (!metric || row.results.some((result) => result.metric_id === metric.id)) continue;
+      const entry = byMetric.get(metric.id) ?? { metric, flagged: [], scored: [] };
+      byMetric.set(metric.id, entry);
+      entry.scored.push(row.call_import_row_id);
+      entry.flagged.push({
+        rowId: row.id,
+        callId: row.call_import_row_id,
+        conversationId: row.conversation_id,
+        metricId: metric.id,
+        text: discoveryText(discovery),
+        discovered: true,
+      });
+    }
     for (const result of row.results) {
       const metric = metrics.get(result.metric_id) ?? {
         id: result.metric_id,
@@ -118,12 +158,24 @@ export const flaggedByMetric = (rows: readonly ScopedRow[], metrics: ReadonlyMap
   return [...byMetric.values()].filter((entry) => entry.flagged.length > 0 || entry.scored.length > 0);
 };
 
-const clustersOf = (metric: MetricInfo, flagged: readonly FlaggedResult[]): DraftCluster[] => {
+/** Embedding vectors of flagged texts, keyed by the text. */
+export type TextEmbeddings = ReadonlyMap<string, readonly number[]>;
+
+const clustersOf = (
+  metric: MetricInfo,
+  flagged: readonly FlaggedResult[],
+  vectors: TextEmbeddings | undefined,
+): DraftCluster[] => {
   const withText = flagged.filter((item) => item.text.trim());
   const byRow = new Map(withText.map((item) => [item.rowId, item]));
+  const embeddings = vectors
+    ? new Map(
+        withText.flatMap((item) => (vectors.has(item.text) ? [[item.rowId, vectors.get(item.text)!]] : [])),
+      )
+    : undefined;
   return clusterItems(
     withText.map((item) => ({ id: item.rowId, text: item.text })),
-    { namespace: metric.id },
+    { namespace: metric.id, embeddings },
   ).map((cluster) => {
     const members = cluster.memberIds.map((id) => byRow.get(id)!);
     const gapLabel = gapLabelOf(members.map((member) => member.text));
@@ -144,7 +196,7 @@ const clustersOf = (metric: MetricInfo, flagged: readonly FlaggedResult[]): Draf
         `in ${distinct(members.map((m) => m.callId))} calls; the judge's reasons centre on: ${terms}.`,
       failureReason: clip(members[0]!.text),
       promptArea: PROMPT_AREA_OF[gapLabel],
-      isDiscovered: false,
+      isDiscovered: members.filter((member) => member.discovered).length * 2 >= members.length,
     };
   });
 };
@@ -157,14 +209,19 @@ export const groupReason = (flaggedCount: number, clusters: readonly DraftCluste
 };
 
 /**
- * The deterministic analysis: per metric with flagged results, its clusters named from top terms,
+ * The deterministic analysis: per metric with flagged results, its clusters (on `embeddings` of the
+ * flagged texts when given, else on their words) named from top terms,
  * a keyword-heuristic gap label and observations from counts. Metrics with most flagged results first.
  */
-export const analyse = (rows: readonly ScopedRow[], metrics: ReadonlyMap<string, MetricInfo>): DraftGroup[] =>
+export const analyse = (
+  rows: readonly ScopedRow[],
+  metrics: ReadonlyMap<string, MetricInfo>,
+  embeddings?: TextEmbeddings,
+): DraftGroup[] =>
   flaggedByMetric(rows, metrics)
     .filter((entry) => entry.flagged.length > 0)
     .map(({ metric, flagged, scored }) => {
-      const clusters = clustersOf(metric, flagged);
+      const clusters = clustersOf(metric, flagged, embeddings);
       return {
         metric,
         flagged,

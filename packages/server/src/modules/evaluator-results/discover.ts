@@ -1,5 +1,13 @@
+import { gapLabelOf } from '../../clustering/index.js';
 import { slugOf } from '../metrics/from-discovered.js';
-import type { DraftGroup, FlaggedResult } from './analysis.js';
+import {
+  type DraftGroup,
+  discoveryText,
+  type FlaggedResult,
+  type MetricInfo,
+  metricsBySlug,
+  type ScopedRow,
+} from './analysis.js';
 import { type CallTranscript, clip, turnsOf } from './evidence.js';
 import { analyseWithModel, MAX_ITEMS_PER_CALL, type ModelRun, toReportGap } from './model-naming.js';
 import type { DraftDiscovered } from './summary.js';
@@ -103,9 +111,57 @@ export const discoverProblems = async (
 const markDiscovered = (groups: readonly DraftGroup[], problems: readonly DraftDiscovered[]) => {
   const sets = problems.map((problem) => new Set(problem.rows.map((row) => row.rowId)));
   for (const cluster of groups.flatMap((group) => group.clusters)) {
-    cluster.isDiscovered = sets.some(
+    cluster.isDiscovered ||= sets.some(
       (rows) =>
         cluster.members.filter((member) => rows.has(member.rowId)).length * 2 >= cluster.members.length,
     );
   }
+};
+
+/** Most problems from the judge's stored discoveries one report lists. */
+export const MAX_STORED_PROBLEMS = 20;
+
+/**
+ * The problems the judge reported while scoring (rows' `discovered`), grouped by key: one problem
+ * per key no current metric's slug equals (those resolve to the metric, see `flaggedByMetric`),
+ * its id the key to promote with `POST /metrics/from-discovered`, its label the name the judge
+ * gave most often. Most reported first, at most {@link MAX_STORED_PROBLEMS}.
+ */
+export const storedProblems = (
+  rows: readonly ScopedRow[],
+  metrics: ReadonlyMap<string, MetricInfo>,
+): DraftDiscovered[] => {
+  const bySlug = metricsBySlug(metrics);
+  type Entry = { names: Map<string, number>; rows: DraftDiscovered['rows']; texts: string[] };
+  const byKey = new Map<string, Entry>();
+  for (const row of rows) {
+    for (const discovery of row.discovered ?? []) {
+      if (bySlug.has(discovery.key)) continue;
+      const entry: Entry = byKey.get(discovery.key) ?? { names: new Map(), rows: [], texts: [] };
+      byKey.set(discovery.key, entry);
+      entry.names.set(discovery.name, (entry.names.get(discovery.name) ?? 0) + 1);
+      entry.texts.push(discoveryText(discovery));
+      entry.rows.push({
+        rowId: row.id,
+        callId: row.call_import_row_id,
+        conversationId: row.conversation_id,
+        text: discovery.evidence ?? discoveryText(discovery),
+      });
+    }
+  }
+  return [...byKey.entries()]
+    .sort(([a, x], [b, y]) => y.rows.length - x.rows.length || a.localeCompare(b))
+    .slice(0, MAX_STORED_PROBLEMS)
+    .map(([key, entry]) => {
+      const label = [...entry.names.entries()].sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))[0]![0];
+      const calls = new Set(entry.rows.map((r) => r.callId)).size;
+      return {
+        id: key,
+        label: clip(label),
+        gapLabel: gapLabelOf(entry.texts),
+        rows: entry.rows,
+        observation: `The judge reported "${clip(label)}" outside the metrics in ${entry.rows.length} scored results across ${calls} calls.`,
+        failureReason: clip(entry.texts[0]!),
+      };
+    });
 };

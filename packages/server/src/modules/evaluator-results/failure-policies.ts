@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FailurePolicy, Metric } from '@voice-eval/contract';
+import { type FailurePolicy, type Metric, VoiceMetricConfigSchema } from '@voice-eval/contract';
 
 /** A failure policy without its metric id: which values of the metric count as failures. */
 export type PolicyRule = Omit<FailurePolicy, 'metric_id'>;
@@ -25,10 +25,14 @@ const labelsOf = (metric: Metric): string[] => {
  * middle of its range (`custom_config.min`/`max`, default 1..5, so 1 and 2 fail); number -> below
  * the middle of its range when it has one, otherwise nothing fails (a bare number has no
  * direction); category -> children (or `custom_config.labels`) whose names read as a bad outcome
- * ({@link NEGATIVE_LABEL}).
+ * ({@link NEGATIVE_LABEL}). A voice metric's `custom_config.threshold` is its numeric rule.
  */
 export const inferPolicy = (metric: Metric): PolicyRule => {
   const none: PolicyRule = { failure_values: [], failure_child_names: [], numeric_rule: null };
+  const voice = VoiceMetricConfigSchema.safeParse(metric.custom_config);
+  if (voice.success && voice.data.threshold && metric.metric_type === 'number') {
+    return { ...none, numeric_rule: voice.data.threshold };
+  }
   const config = metric.custom_config as { min?: unknown; max?: unknown };
   switch (metric.metric_type) {
     case 'boolean':

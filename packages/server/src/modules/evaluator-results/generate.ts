@@ -3,14 +3,23 @@ import type { Deps } from '../../deps.js';
 import { type AiProvider, CallBudget, type ProviderError, type UsageHook } from '../../providers/index.js';
 import { recordUsage } from '../../usage/record-usage.js';
 import { listProviderRecords } from '../ai-providers/service.js';
-import { analyse, type DraftGroup, type MetricInfo, type ScopedRow, type StoredResult } from './analysis.js';
-import { discoverProblems, discoveryCandidates } from './discover.js';
+import type { StoredDiscovery } from '../evaluations/results.js';
+import {
+  analyse,
+  type DraftGroup,
+  flaggedByMetric,
+  type MetricInfo,
+  type ScopedRow,
+  type StoredResult,
+  type TextEmbeddings,
+} from './analysis.js';
+import { discoverProblems, discoveryCandidates, storedProblems } from './discover.js';
 import type { CallTranscript } from './evidence.js';
 import { type ModelRun, nameGroup } from './model-naming.js';
 import { loadPolicies } from './policies.js';
 import * as repo from './repo.js';
 import type { ReportScope } from './scope.js';
-import { buildResult, EVIDENCE_PER_CLUSTER, type ReportResult } from './summary.js';
+import { buildResult, type DraftDiscovered, EVIDENCE_PER_CLUSTER, type ReportResult } from './summary.js';
 
 /** Most evaluation rows one report analyses: the most recently completed ones in scope. */
 export const MAX_ANALYSED_ROWS = 5000;
@@ -55,6 +64,12 @@ const asResults = (value: unknown): StoredResult[] =>
       typeof r === 'object' && r !== null && typeof (r as StoredResult).metric_id === 'string',
   );
 
+const asDiscoveries = (value: unknown): StoredDiscovery[] =>
+  (Array.isArray(value) ? value : []).filter(
+    (d): d is StoredDiscovery =>
+      typeof d === 'object' && d !== null && typeof (d as StoredDiscovery).key === 'string' && d.key !== '',
+  );
+
 const toTranscripts = (rows: Awaited<ReturnType<typeof repo.transcriptsOf>>): Map<string, CallTranscript> =>
   new Map(
     rows.map((row) => [
@@ -76,12 +91,47 @@ const chatProvider = async (deps: Deps, organizationId: string): Promise<AiProvi
   return selection.ok ? selection.provider : null;
 };
 
+/**
+ * Embedding vectors of every flagged text when the provider offers an embeddings model, within the
+ * report's call budget (a batch is a call); null, and clustering falls back to words, when it
+ * offers none, the budget is short or the call fails (the failure is kept for the report).
+ */
+const embedFlagged = async (
+  provider: AiProvider,
+  report: repo.ReportRow,
+  rows: readonly ScopedRow[],
+  metrics: ReadonlyMap<string, MetricInfo>,
+  onUsage: UsageHook,
+  signal: AbortSignal,
+) => {
+  if (!provider.embed || !provider.embeddingsModel) return null;
+  const texts = [
+    ...new Set(
+      flaggedByMetric(rows, metrics).flatMap((entry) =>
+        entry.flagged.map((item) => item.text).filter((text) => text.trim()),
+      ),
+    ),
+  ];
+  if (texts.length === 0) return null;
+  const budget = new CallBudget(report.max_llm_calls, { used: report.llm_calls_used });
+  const result = await provider.embed({ input: texts }, { budget, onUsage, signal });
+  if (!result.ok) return { vectors: null, used: budget.used, failure: result.error };
+  const vectors: TextEmbeddings = new Map(texts.map((text, i) => [text, result.value.vectors[i]!]));
+  return {
+    vectors,
+    used: budget.used,
+    failure: null,
+    clustering: { method: 'embeddings' as const, provider: provider.name, model: result.value.model },
+  };
+};
+
 /** Calls of evidence and discovery: the only transcripts a run loads. */
-const evidenceCalls = (groups: readonly DraftGroup[]) => [
+const evidenceCalls = (groups: readonly DraftGroup[], stored: readonly DraftDiscovered[]) => [
   ...new Set([
     ...groups.flatMap((g) =>
       g.clusters.flatMap((c) => c.members.slice(0, EVIDENCE_PER_CLUSTER).map((m) => m.callId)),
     ),
+    ...stored.flatMap((problem) => problem.rows.slice(0, EVIDENCE_PER_CLUSTER).map((row) => row.callId)),
     ...discoveryCandidates(groups).map((row) => row.callId),
   ]),
 ];
@@ -94,8 +144,9 @@ const withModel = async (
   transcripts: Map<string, CallTranscript>,
   hooks: RunHooks,
   onUsage: UsageHook,
+  used: number,
 ) => {
-  const budget = new CallBudget(report.max_llm_calls, { used: report.llm_calls_used });
+  const budget = new CallBudget(report.max_llm_calls, { used });
   const steps = { completed: 0, total: Math.min(budget.remaining, groups.length + 1) };
   const failures: ProviderError[] = [];
   let model: string | null = null;
@@ -136,7 +187,11 @@ const selectRows = async (deps: Deps, ctx: RequestContext, scope: ReportScope) =
   );
   const counts = await repo.countScoped(deps.db, ctx, scope);
   const records = await repo.latestScoped(deps.db, ctx, scope, MAX_ANALYSED_ROWS);
-  const rows: ScopedRow[] = records.map((r) => ({ ...r, results: asResults(r.results) }));
+  const rows: ScopedRow[] = records.map((r) => ({
+    ...r,
+    results: asResults(r.results),
+    discovered: asDiscoveries(r.discovered),
+  }));
   return { policies, metrics, counts, rows };
 };
 
@@ -152,25 +207,36 @@ export const runReport = async (deps: Deps, report: repo.ReportRow, hooks: RunHo
   await hooks.progress('selecting_rows', { completed: 0, total: 0 }, report.llm_calls_used);
   const { policies, metrics, counts, rows } = await selectRows(deps, ctx, scope);
   await hooks.progress('clustering', { completed: 0, total: 0 }, report.llm_calls_used);
-  const groups = analyse(rows, metrics);
-  const transcripts = toTranscripts(await repo.transcriptsOf(deps.db, evidenceCalls(groups)));
-  const provider = groups.length > 0 ? await chatProvider(deps, report.organization_id) : null;
+  const provider = rows.length > 0 ? await chatProvider(deps, report.organization_id) : null;
   const usage = recordUsage(deps, {
     organizationId: report.organization_id,
     purpose: 'metric_clusters.generate',
     jobId: report.id,
   });
-  const modelled = provider ? await withModel(provider, report, groups, transcripts, hooks, usage) : null;
+  const embedded = provider ? await embedFlagged(provider, report, rows, metrics, usage, hooks.signal) : null;
+  const usedBefore = embedded?.used ?? report.llm_calls_used;
+  const groups = analyse(rows, metrics, embedded?.vectors ?? undefined);
+  const stored = storedProblems(rows, metrics);
+  const transcripts = toTranscripts(await repo.transcriptsOf(deps.db, evidenceCalls(groups, stored)));
+  const modelled =
+    provider && groups.length > 0
+      ? await withModel(provider, report, groups, transcripts, hooks, usage, usedBefore)
+      : null;
   await hooks.progress(
     'summarising',
     modelled?.steps ?? { completed: 0, total: 0 },
-    modelled?.used ?? report.llm_calls_used,
+    modelled?.used ?? usedBefore,
   );
-  const flaggedRows = new Set(groups.flatMap((g) => g.flagged.map((item) => item.rowId)));
+  const flaggedRows = new Set([
+    ...groups.flatMap((g) => g.flagged.map((item) => item.rowId)),
+    ...stored.flatMap((problem) => problem.rows.map((row) => row.rowId)),
+  ]);
   const selected = rows.filter((row) => flaggedRows.has(row.id));
+  const storedIds = new Set(stored.map((problem) => problem.id));
   const result = buildResult({
     groups,
-    discovered: modelled?.discovered ?? [],
+    // the judge's own discoveries first; the model's pass adds problems under other keys
+    discovered: [...stored, ...(modelled?.discovered ?? []).filter((problem) => !storedIds.has(problem.id))],
     transcripts,
     analysedCalls: new Set(rows.map((row) => row.call_import_row_id)).size,
     eligibleCalls: counts.calls,
@@ -178,14 +244,15 @@ export const runReport = async (deps: Deps, report: repo.ReportRow, hooks: RunHo
     selectedCalls: new Set(selected.map((row) => row.call_import_row_id)).size,
     written: modelled?.written ?? [],
   });
+  result.clustering = embedded?.clustering ?? { method: 'words', provider: null, model: null };
   return {
     result,
     completedRows: counts.rows,
     fingerprint: policies.fingerprint,
-    provider: provider?.name ?? null,
+    provider: groups.length > 0 ? (provider?.name ?? null) : null,
     model: modelled?.model ?? null,
-    llmCallsUsed: modelled?.used ?? report.llm_calls_used,
+    llmCallsUsed: modelled?.used ?? usedBefore,
     steps: modelled?.steps ?? { completed: 0, total: 0 },
-    failures: modelled?.failures ?? [],
+    failures: [...(embedded?.failure ? [embedded.failure] : []), ...(modelled?.failures ?? [])],
   };
 };

@@ -28,7 +28,7 @@ let modeOf: Map<string, Mode>;
 beforeAll(async () => {
   let reply: ReturnType<typeof judgeReply> = () => undefined;
   judge = await startJudgeDouble({ override: (call) => reply(call) });
-  h = await createHarness();
+  h = await createHarness({ fetchAllowlist: ['127.0.0.1'] });
   headers = await h.as('OWNER');
   metrics = await makeMetrics(h, headers);
   judgeProviderId = await makeProvider(h, headers, judge.url, false);

@@ -128,6 +128,7 @@ export type ScopedRowRecord = {
   call_import_row_id: string;
   conversation_id: string;
   results: unknown;
+  discovered: unknown;
 };
 
 /** The most recently completed rows in scope, newest first, at most `limit`. */
@@ -138,7 +139,7 @@ export const latestScoped = (
   limit: number,
 ): Promise<ScopedRowRecord[]> =>
   scopedRows(db, scope, filters)
-    .select('er.id', 'er.call_import_row_id', 'er.conversation_id', 'er.results')
+    .select('er.id', 'er.call_import_row_id', 'er.conversation_id', 'er.results', 'er.discovered')
     .orderBy([
       { column: 'er.completed_at', order: 'desc' },
       { column: 'er.id', order: 'desc' },

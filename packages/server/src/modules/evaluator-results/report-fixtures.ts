@@ -195,13 +195,19 @@ export const makeMetrics = async (h: Harness, headers: Headers) => {
 };
 
 /** An AI provider of the organization pointing at a double, with `gpt-4o-mini` as its chat model. */
-export const makeProvider = async (h: Harness, headers: Headers, baseUrl: string, isDefault: boolean) => {
+export const makeProvider = async (
+  h: Harness,
+  headers: Headers,
+  baseUrl: string,
+  isDefault: boolean,
+  enabledModels: string[] = ['gpt-4o-mini'],
+) => {
   const created = await create(h, headers, '/api/v1/aiproviders', {
     provider: 'openai',
     name: `Double ${suffix()}`,
     api_key: 'sk-double-0123456789',
     endpoint_url: baseUrl,
-    enabled_models: ['gpt-4o-mini'],
+    enabled_models: enabledModels,
     is_default: isDefault,
   });
   return created.id as string;

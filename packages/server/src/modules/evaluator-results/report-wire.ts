@@ -63,7 +63,11 @@ export const toReport = (row: ReportRow | undefined, live: LiveState): MetricClu
     selected_evaluation_row_ids: result?.selected_evaluation_row_ids ?? [],
     ...toFailurePolicies(live.policies),
     groups: result?.groups ?? [],
-    discovered_problems: result?.discovered_problems ?? [],
+    // results stored before `key` existed: their ids are the keys
+    discovered_problems: (result?.discovered_problems ?? []).map((problem) => ({
+      ...problem,
+      key: problem.key ?? problem.id,
+    })),
     rca_summary: result?.rca_summary ?? EMPTY_SUMMARY,
     generation_scope: {
       agent_id: live.names.agentId,
@@ -75,5 +79,6 @@ export const toReport = (row: ReportRow | undefined, live: LiveState): MetricClu
       eligible_call_count: result?.eligible_call_count ?? live.completed.calls,
       selected_call_count: result?.selected_call_count ?? 0,
     },
+    clustering: result?.clustering ?? { method: 'words', provider: null, model: null },
   };
 };

@@ -22,6 +22,8 @@ export type ReportResult = Pick<
   Report,
   'overview' | 'groups' | 'discovered_problems' | 'rca_summary' | 'selected_evaluation_row_ids'
 > & {
+  /** Absent on results stored before embeddings were used: `words`. */
+  clustering?: Report['clustering'];
   eligible_call_count: number;
   selected_call_count: number;
 };
@@ -104,6 +106,7 @@ export const buildResult = (input: {
     })),
     discovered_problems: input.discovered.map((problem) => ({
       id: problem.id,
+      key: problem.id,
       label: problem.label,
       gap_label: problem.gapLabel,
       count: problem.rows.length,

@@ -20,6 +20,7 @@ export const makeWorld = async (h: Harness, t: Tenant) => {
       name: `Bundle ${++seq}`,
       bundle_type: 'tts',
       tts_provider: 'elevenlabs',
+      tts_model: 'eleven_turbo_v2',
       created_by: 'test',
     })
     .returning('id');

@@ -55,3 +55,25 @@ export const logProviderFailure = (deps: Deps, ctx: RequestContext, what: string
     { code: error.code, provider: error.provider, model: error.model, requestId: ctx.requestId },
     `metrics:${what}_failed`,
   );
+
+/**
+ * The failure path the metric model calls share: logs the provider failure of `what` (`generate`,
+ * `enrich`) and throws it as the API error.
+ */
+export const failWithProvider =
+  (deps: Deps, ctx: RequestContext, what: string) =>
+  (error: ProviderError): never => {
+    logProviderFailure(deps, ctx, what, error);
+    throw providerFailureError(error);
+  };
+
+/** A reply that parsed but says nothing usable, as a provider failure of its provider and model. */
+export const emptyReply = (
+  result: { provider: string; model: string | null },
+  message: string,
+): ProviderError => ({
+  code: 'invalid_provider_response',
+  message,
+  provider: result.provider,
+  model: result.model,
+});

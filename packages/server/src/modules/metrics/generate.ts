@@ -5,11 +5,10 @@ import type { Deps } from '../../deps.js';
 import {
   metricGenerateV1,
   type MetricSuggestion as PromptSuggestion,
-  type ProviderError,
   renderPrompt,
 } from '../../providers/index.js';
 import { recordUsage } from '../../usage/record-usage.js';
-import { chatProviderFor, logProviderFailure, providerFailureError } from './ai.js';
+import { chatProviderFor, emptyReply, failWithProvider } from './ai.js';
 import * as repo from './repo.js';
 import { DATA_TYPE_OF, DEFAULT_SURFACES, normalizeTags, violation } from './rules.js';
 
@@ -90,18 +89,10 @@ export const generateMetric = async (
     },
     { onUsage: recordUsage(deps, { organizationId: ctx.organizationId, purpose: 'metric.generate' }) },
   );
-  const fail = (error: ProviderError): never => {
-    logProviderFailure(deps, ctx, 'generate', error);
-    throw providerFailureError(error);
-  };
+  const fail = failWithProvider(deps, ctx, 'generate');
   if (!result.ok) return fail(result.error);
   if (!result.value.data.name.trim()) {
-    return fail({
-      code: 'invalid_provider_response',
-      message: 'empty name',
-      provider: result.provider,
-      model: result.model,
-    });
+    return fail(emptyReply(result, 'empty name'));
   }
   return toSuggestion(result.value.data, body.metric_type, result.provider, result.value.model);
 };

@@ -37,7 +37,7 @@ beforeAll(async () => {
   accessDouble = await startOpenAiDouble();
   accessDouble.enqueue('/v1/chat/completions', ...Array.from({ length: 40 }, () => chatReply(SUGGESTION)));
   [h, bare, access] = await Promise.all([
-    createHarness({ env: defaultProviderEnv(double.url) }),
+    createHarness({ env: defaultProviderEnv(double.url), fetchAllowlist: ['127.0.0.1'] }),
     createHarness(),
     createHarness({ env: defaultProviderEnv(accessDouble.url) }),
   ]);

@@ -151,6 +151,32 @@ describe('POST /metrics/parse-bulk', () => {
     expect(reply.body.metrics[0].source_label.definition).toBe('Greets the caller.');
   });
 
+  it('enriches at most 4 labels at a time and starts no call after the first failure', async () => {
+    const rubric = Array.from(
+      { length: 10 },
+      (_, i) => `Label #${i + 1}\nName: Label ${i + 1}\nDefinition: Does thing ${i + 1}.`,
+    ).join('\n\n');
+    const slow = {
+      ...chatReply({ description: 'Slow.', pass_criteria: [], fail_criteria: [], examples: [] }),
+      delayMs: 300,
+    };
+    // the first call fails after 100 ms, with all four in flight; the other three answer later
+    double.enqueue(
+      '/v1/chat/completions',
+      { ...errorReply(400, 'bad request'), delayMs: 100 },
+      slow,
+      slow,
+      slow,
+    );
+    const sentBefore = double.requests.length;
+    expectProblem(await parse({ prompt: rubric, enrich_descriptions: true }), 502, 'provider_error');
+    // wait past the slow replies (a models listing the double answers after them), then count
+    double.enqueue('/v1/models', { json: { data: [] }, delayMs: 600 });
+    await fetch(`${double.url}/models`);
+    const chats = double.requests.slice(sentBefore).filter((r) => r.path === '/v1/chat/completions');
+    expect(chats).toHaveLength(4);
+  });
+
   it('fails the whole request when one enrichment call fails', async () => {
     double.enqueue('/v1/chat/completions', errorReply(400, 'bad request'), errorReply(400, 'bad request'));
     expectProblem(await parse({ prompt: RUBRICS[0]![1], enrich_descriptions: true }), 502, 'provider_error');

@@ -1,15 +1,11 @@
 import type { ParseBulkBodySchema, ParseBulkResponseSchema } from '@voice-eval/contract';
+import PQueue from 'p-queue';
 import type { z } from 'zod';
 import type { RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
-import {
-  type EnrichedRubric,
-  type ProviderError,
-  renderPrompt,
-  rubricEnrichV1,
-} from '../../providers/index.js';
+import { type EnrichedRubric, renderPrompt, rubricEnrichV1 } from '../../providers/index.js';
 import { recordUsage } from '../../usage/record-usage.js';
-import { chatProviderFor, logProviderFailure, providerFailureError } from './ai.js';
+import { chatProviderFor, emptyReply, failWithProvider } from './ai.js';
 import { parseRubric, type RubricLabel } from './rubric-parser.js';
 import { DEFAULT_SURFACES, violation } from './rules.js';
 
@@ -37,28 +33,26 @@ const describeEnriched = (enriched: EnrichedRubric): string =>
     .filter(Boolean)
     .join('\n\n');
 
-/** Runs `fn` over `items`, `limit` at a time, in order; the first failure stops new calls and is thrown. */
+/** Runs `fn` over `items`, `limit` at a time (p-queue); the first failure stops new calls and is thrown. */
 const mapLimit = async <T, R>(
   items: readonly T[],
   limit: number,
   fn: (item: T) => Promise<R>,
 ): Promise<R[]> => {
-  const out: R[] = new Array(items.length);
-  let next = 0;
+  const queue = new PQueue({ concurrency: limit });
   let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const index = next++;
-      try {
-        out[index] = await fn(items[index]!);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
+  const run = async (item: T): Promise<R | undefined> => {
+    if (failed) return undefined;
+    try {
+      return await fn(item);
+    } catch (error) {
+      failed = true;
+      queue.clear();
+      throw error;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
+  const results = await Promise.all(items.map((item) => queue.add(() => run(item))));
+  return results as R[];
 };
 
 /** One model call per label, turning its definition into a judge-ready description. */
@@ -70,10 +64,7 @@ const enrich = async (deps: Deps, ctx: RequestContext, body: ParseBulkBody, labe
     );
   }
   const provider = await chatProviderFor(deps, ctx, body.ai_provider_id);
-  const fail = (error: ProviderError): never => {
-    logProviderFailure(deps, ctx, 'enrich', error);
-    throw providerFailureError(error);
-  };
+  const fail = failWithProvider(deps, ctx, 'enrich');
   return mapLimit(labels, ENRICH_CONCURRENCY, async (label) => {
     const vars = {
       labelName: label.name,
@@ -87,12 +78,7 @@ const enrich = async (deps: Deps, ctx: RequestContext, body: ParseBulkBody, labe
     );
     if (!result.ok) return fail(result.error);
     if (!result.value.data.description.trim()) {
-      return fail({
-        code: 'invalid_provider_response',
-        message: 'empty description',
-        provider: result.provider,
-        model: result.model,
-      });
+      return fail(emptyReply(result, 'empty description'));
     }
     return describeEnriched(result.value.data);
   });

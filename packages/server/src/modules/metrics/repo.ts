@@ -140,6 +140,30 @@ export const findBySlug = (db: Knex, scope: Scope, slug: string) =>
     .andWhereRaw(`${SLUG_SQL} = ?`, [slug])
     .first<MetricRow | undefined>();
 
+/**
+ * Active top-level metrics the scope can see whose name's slug is one of `slugs`: slug -> metric
+ * id (the oldest, should two share a slug), what a stored discovery's key resolves to.
+ */
+export const activeIdsBySlug = async (
+  db: Knex,
+  scope: Scope,
+  slugs: readonly string[],
+): Promise<Map<string, string>> => {
+  if (slugs.length === 0) return new Map();
+  const rows: Array<{ id: string; slug: string }> = await visible(db, scope)
+    .whereNull('parent_metric_id')
+    .andWhere('lifecycle', 'active')
+    .whereRaw(`${SLUG_SQL} = any(?)`, [[...new Set(slugs)]])
+    .orderBy([
+      { column: 'created_at', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ])
+    .select('id', db.raw(`${SLUG_SQL} as slug`));
+  const bySlug = new Map<string, string>();
+  for (const row of rows) if (!bySlug.has(row.slug)) bySlug.set(row.slug, row.id);
+  return bySlug;
+};
+
 /** Serialises from-discovered promotions of one key in one workspace until the transaction ends. */
 export const lockKey = (db: Knex, scope: Scope, key: string) =>
   db.raw('select pg_advisory_xact_lock(hashtext(?))', [

@@ -1,4 +1,9 @@
-import type { MetricCreateBody, MetricUpdateBody } from '@voice-eval/contract';
+import {
+  type MetricCreateBody,
+  type MetricUpdateBody,
+  VOICE_MEASURE_METRIC_TYPES,
+  VoiceMetricConfigSchema,
+} from '@voice-eval/contract';
 import { actorLabel, type RequestContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import type { MetricLifecycle, MetricRow, MetricType, MetricWrite } from './repo.js';
@@ -78,6 +83,37 @@ export const checkTopLevel = (
   }
   if (!metric.selection_mode && childCount > 0) {
     throw violation('selection_mode', 'This metric has children: it must keep a selection_mode');
+  }
+};
+
+/**
+ * A voice metric (`custom_config.voice_measure` set) names a known measure, is top-level, has the
+ * measure's type (`number`, or `boolean` for `yielded_on_barge_in`), and a threshold only when it
+ * is a number.
+ */
+export const checkVoiceMetric = (
+  metric: Pick<MetricRow, 'custom_config' | 'metric_type' | 'parent_metric_id'>,
+) => {
+  const config = metric.custom_config as Record<string, unknown>;
+  if (!('voice_measure' in config)) return;
+  const parsed = VoiceMetricConfigSchema.safeParse(config);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw violation(`custom_config.${issue.path.join('.')}`, `Voice metric: ${issue.message}`);
+  }
+  const { voice_measure: measure, threshold } = parsed.data;
+  if (metric.parent_metric_id) {
+    throw violation('custom_config.voice_measure', 'A child metric cannot score a voice measure');
+  }
+  const type = VOICE_MEASURE_METRIC_TYPES[measure];
+  if (metric.metric_type !== type) {
+    throw violation('metric_type', `The voice measure ${measure} is scored by a ${type} metric`);
+  }
+  if (threshold && type !== 'number') {
+    throw violation(
+      'custom_config.threshold',
+      `${measure} is a boolean: it fails when false, without a threshold`,
+    );
   }
 };
 

@@ -6,7 +6,14 @@ import { iso, isoOrNull, isUniqueViolation } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
 import * as repo from './repo.js';
-import { checkChild, checkTopLevel, newMetricValues, updateValues, violation } from './rules.js';
+import {
+  checkChild,
+  checkTopLevel,
+  checkVoiceMetric,
+  newMetricValues,
+  updateValues,
+  violation,
+} from './rules.js';
 
 type Child = Metric['children'][number];
 
@@ -97,6 +104,7 @@ export const createMetric = async (
     }
     const values = newMetricValues(ctx, body, lifecycle, parent);
     if (!parent) checkTopLevel(values, 0);
+    checkVoiceMetric(values);
     return toMetric(await insertMetric(trx, values));
   });
 
@@ -134,6 +142,7 @@ export const updateMetric = async (
     if (!current) throw notFound('Metric');
     const patch = updateValues(current, body);
     if (!current.parent_metric_id) checkTopLevel({ ...current, ...patch }, await repo.childCount(trx, id));
+    checkVoiceMetric({ ...current, ...patch });
     let row: repo.MetricRow;
     try {
       row = await repo.updateMetric(trx, id, patch);

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PersonaSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
@@ -116,6 +118,36 @@ describe('ambient audio', () => {
     expect(blobFiles(dataDir, t.organizationId)).toEqual([]);
     const after = await h.request('GET', `/api/v1/personas/${persona.id}`, { headers });
     expect(after.body.background_noise_source).toBe('none');
+  });
+
+  it('a video MP4 is 415 and nothing is stored; an audio-only MP4 of the same brand is m4a audio', async () => {
+    const t = await enterpriseTenant();
+    const headers = await t.as('MEMBER');
+    const persona = await createPersona(t);
+    const fixture = (name: string) =>
+      readFileSync(join(import.meta.dirname, '../../../test/fixtures/audio', name));
+    const video = await uploadFile(
+      h.url,
+      audioPath(persona.id),
+      headers,
+      fixture('vp9-opus-video.mp4'),
+      'n.m4a',
+      'audio/mp4',
+    );
+    expectProblem(video, 415, 'unsupported_media_type');
+    expect(blobFiles(dataDir, t.organizationId)).toEqual([]);
+    const audio = await uploadFile(
+      h.url,
+      audioPath(persona.id),
+      headers,
+      fixture('opus-audio-only.mp4'),
+      'n.mp4',
+    );
+    expect(audio.status, JSON.stringify(audio.body)).toBe(200);
+    expect(audio.body.background_noise_source).toBe('custom');
+    expect(audio.body.background_noise_storage_key.endsWith('.m4a')).toBe(true);
+    const row = await h.db('personas').where({ id: persona.id }).first('background_noise_content_type');
+    expect(row.background_noise_content_type).toBe('audio/mp4');
   });
 
   it('is 403 feature_not_available on the free plan, for upload and delete', async () => {

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import type { Persona } from '@voice-eval/contract';
 import type { RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
-import { blobKey, sniffAudio } from '../../storage/index.js';
+import { blobKey, sniffAudioFile } from '../../storage/index.js';
 import { removeBlob } from './blobs.js';
 import * as repo from './repo.js';
 import { requireCustomForUpdate, scopeOf, toPersona } from './service.js';
 
-/** An uploaded file as multer's memory storage hands it over. */
-export type UploadedFile = { buffer: Buffer; size: number };
+/** An uploaded file as multer's disk storage hands it over: a temporary file. */
+export type UploadedFile = { path: string; size: number };
 
 /** Ambient audio is an enterprise feature (DESIGN §4): 403 `feature_not_available` on other plans. */
 export const assertAmbientAudioPlan = (ctx: RequestContext): void => {
@@ -18,13 +19,13 @@ export const assertAmbientAudioPlan = (ctx: RequestContext): void => {
   }
 };
 
-const checkedAudio = (file: UploadedFile | undefined) => {
+const checkedAudio = async (file: UploadedFile | undefined) => {
   if (!file || file.size === 0) {
     throw new ApiError('validation_failed', 'Send one non-empty audio file in the form field "file".', {
       errors: [{ path: 'body.file', message: 'Required' }],
     });
   }
-  const audio = sniffAudio(file.buffer);
+  const audio = await sniffAudioFile(file.path);
   if (!audio) {
     throw new ApiError('unsupported_media_type', 'The file is not WAV, MP3, OGG, FLAC or M4A audio.');
   }
@@ -33,7 +34,7 @@ const checkedAudio = (file: UploadedFile | undefined) => {
 
 /**
  * Uploads or replaces a custom persona's ambient audio and selects it (`custom`). The new blob is
- * written first; the row then points at it in one transaction; the previous blob is removed only
+ * streamed from the upload's temporary file first; the row then points at it in one transaction; the previous blob is removed only
  * after that commit. If the transaction fails, the new blob is removed, so nothing is orphaned.
  */
 export const uploadAmbientAudio = async (
@@ -43,11 +44,11 @@ export const uploadAmbientAudio = async (
   file: UploadedFile | undefined,
 ): Promise<Persona> => {
   assertAmbientAudioPlan(ctx);
-  const audio = checkedAudio(file);
+  const audio = await checkedAudio(file);
   await requireCustomForUpdate(deps.db, ctx, personaId);
   const assetId = randomUUID();
   const key = blobKey('ambient-audio', ctx.organizationId, personaId, `${assetId}.${audio.extension}`);
-  await deps.storage.put(key, file!.buffer, { contentType: audio.contentType });
+  await deps.storage.put(key, createReadStream(file!.path), { contentType: audio.contentType });
   let committed: { row: repo.PersonaRow; previous: string | null };
   try {
     committed = await deps.db.transaction(async (trx) => {

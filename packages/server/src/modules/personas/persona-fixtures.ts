@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Reply } from '../../../test/harness.js';
-import { FilesystemStorage } from '../../storage/index.js';
+import { type BlobBody, FilesystemStorage } from '../../storage/index.js';
 
 /** Test helpers for ambient audio: audio fixtures, multipart uploads, and a storage with a hook. */
 
@@ -26,7 +26,13 @@ const HEADERS: Record<Format, (size: number) => Buffer> = {
     return b;
   },
   mp3: () => Buffer.from([0x49, 0x44, 0x33, 0x04, 0, 0, 0, 0, 0, 0, 0xff, 0xfb, 0x90, 0x64]),
-  ogg: () => Buffer.concat([Buffer.from('OggS', 'ascii'), Buffer.from([0, 2, 0, 0, 0, 0, 0, 0, 0, 0])]),
+  // a first Ogg page (27-byte header, one segment) opening a Vorbis identification packet
+  ogg: () =>
+    Buffer.concat([
+      Buffer.from('OggS', 'ascii'),
+      Buffer.from([0, 2, ...Array(20).fill(0), 1, 30]),
+      Buffer.from('\x01vorbis', 'latin1'),
+    ]),
   flac: () => Buffer.concat([Buffer.from('fLaC', 'ascii'), Buffer.from([0, 0, 0, 0x22, 0x10, 0, 0x10, 0])]),
   m4a: () => Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from('ftypM4A \0\0\0\0M4A isom', 'ascii')]),
 };
@@ -76,8 +82,8 @@ export const blobFiles = (dataDir: string, organizationId: string): string[] => 
 export class HookedStorage extends FilesystemStorage {
   afterPut?: () => Promise<unknown>;
 
-  override async put(key: string, data: Uint8Array): Promise<void> {
-    await super.put(key, data);
+  override async put(key: string, body: BlobBody): Promise<void> {
+    await super.put(key, body);
     await this.afterPut?.();
   }
 }

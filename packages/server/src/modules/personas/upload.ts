@@ -1,3 +1,5 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import multer, { MulterError } from 'multer';
 import { contextOf } from '../../context.js';
@@ -31,13 +33,22 @@ const reject = (req: Request, next: NextFunction, error: unknown) => {
 
 /**
  * Route middleware of the ambient-audio upload, in order: the plan check (before any byte is
- * read), then a multipart/form-data parse of one file in field `file` into memory, capped at
- * `ambientAudioLimitBytes`. Other content types are 415.
+ * read), then a multipart/form-data parse of one file in field `file`, streamed to a temporary
+ * file under `<dataDir>/tmp/uploads` (never held in memory) and capped at `ambientAudioLimitBytes`;
+ * the file is deleted once the response is done. Other content types are 415.
  */
 export const ambientAudioUpload = (deps: Deps): RequestHandler[] => {
   const limitBytes = deps.config.ambientAudioLimitBytes;
+  const dir = join(deps.config.dataDir, 'tmp', 'uploads');
   const parse = multer({
-    storage: multer.memoryStorage(),
+    storage: multer.diskStorage({
+      destination: (_req, _file, done) => {
+        mkdir(dir, { recursive: true }).then(
+          () => done(null, dir),
+          (error: Error) => done(error, dir),
+        );
+      },
+    }),
     limits: { fileSize: limitBytes, files: 1, fields: MAX_FIELDS, parts: MAX_FIELDS + 1 },
   }).single('file');
   const planCheck = (req: Request, _res: Response, next: NextFunction) => {
@@ -51,7 +62,11 @@ export const ambientAudioUpload = (deps: Deps): RequestHandler[] => {
     }
     next();
   };
-  const upload = (req: Request, res: Response, next: NextFunction) =>
+  const upload = (req: Request, res: Response, next: NextFunction) => {
+    res.once('close', () => {
+      if (req.file?.path) void rm(req.file.path, { force: true });
+    });
     parse(req, res, (error?: unknown) => next(error ? toProblem(error, limitBytes) : undefined));
+  };
   return [planCheck, upload];
 };

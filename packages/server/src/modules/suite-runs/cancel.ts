@@ -2,6 +2,7 @@ import type { SuiteRun } from '@voice-eval/contract';
 import { actorLabel, type RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
+import { cancelRows } from '../call-imports/diarisation-repo.js';
 import { cancelEvaluation } from '../evaluations/service.js';
 import * as repo from './repo.js';
 import { hydrate, scopeOf } from './service.js';
@@ -9,7 +10,8 @@ import { hydrate, scopeOf } from './service.js';
 /**
  * Cancels a run that has not finished: pending calls never start, running calls become `cancelled`
  * at once (their workers' final writes then lose the lease check, so nothing is overwritten later),
- * and an evaluation already scoring the calls is cancelled too. Cancelling a cancelled run returns
+ * recordings waiting for their transcripts are not diarised, and an evaluation already scoring the
+ * calls is cancelled too. Cancelling a cancelled run returns
  * it unchanged; a completed or failed one is a 409.
  */
 export const cancelRun = async (deps: Deps, ctx: RequestContext, id: string): Promise<SuiteRun> => {
@@ -21,8 +23,18 @@ export const cancelRun = async (deps: Deps, ctx: RequestContext, id: string): Pr
     if (run.status === 'completed' || run.status === 'failed') {
       throw new ApiError('conflict', `The run is already ${run.status}.`);
     }
-    const error = { code: 'cancelled', message: `Cancelled by ${actorLabel(ctx)}.`, at: now.toISOString() };
+    const error = {
+      code: 'cancelled' as const,
+      message: `Cancelled by ${actorLabel(ctx)}.`,
+      at: now.toISOString(),
+    };
     await repo.cancelCalls(trx, id, error, now);
+    await cancelRows(
+      trx,
+      { callImportId: run.call_import_id, rowIds: null },
+      { ...error, provider: null, model: null },
+      now,
+    );
     return repo.updateRun(trx, id, { status: 'cancelled', finished_at: now, updated_at: now });
   });
   if (row.evaluation_id) {

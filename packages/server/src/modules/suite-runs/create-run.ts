@@ -123,6 +123,7 @@ export const startRun = async (
       const { callImportId, rowIds } = await createSimulationImport(trx, ctx, {
         schemaId,
         dataset: suite.name,
+        recorded: channel === 'voice',
         rows: plans.map((p, i) => ({
           conversation_id: conversationId(i),
           parameters: {

@@ -5,6 +5,7 @@ import { ApiError } from '../../errors.js';
 import { listProviderRecords } from '../ai-providers/service.js';
 import { createEvaluation } from '../evaluations/create.js';
 import { getSuite } from '../evaluator-suites/service.js';
+import { DELIVER_TASK, type EventToEmit, emitEvents } from '../webhook-endpoints/service.js';
 import type { RunRecord } from './repo.js';
 import { scoredCalls, summarise, voiceMeasuresOf } from './summaries.js';
 import { summariseVoice } from './voice/measures.js';
@@ -15,11 +16,40 @@ const contextOf = (run: RunRecord) =>
     `suite_run:${run.id}`,
   );
 
-/** Locks a run whose calls have all ended and that has not moved on yet. */
+/** `suite_run.completed` / `suite_run.failed`, recorded in the transaction that finishes the run (the webhook outbox). */
+const runEvent = (
+  run: RunRecord,
+  outcome: {
+    status: 'completed' | 'failed';
+    evaluationId: string | null;
+    passRate: number | null;
+    error: string | null;
+  },
+): EventToEmit => ({
+  organizationId: run.organization_id,
+  type: outcome.status === 'completed' ? 'suite_run.completed' : 'suite_run.failed',
+  data: {
+    suite_run_id: run.id,
+    suite_id: run.suite_id,
+    workspace_id: run.workspace_id,
+    evaluation_id: outcome.evaluationId,
+    status: outcome.status,
+    pass_rate: outcome.passRate,
+    error_message: outcome.error,
+  },
+});
+
+/** Rows of a run's import still waiting for their transcript (voice calls being diarised). */
+const TRANSCRIBING = ['pending', 'running'];
+
+/**
+ * Locks a run whose calls have all ended, whose recorded calls all have their transcripts, and
+ * that has not moved on yet.
+ */
 const lockCallsDone = (trx: Knex, runId: string) =>
-  trx<RunRecord>('suite_runs')
-    .where({ id: runId })
-    .whereIn('status', ['pending', 'running'])
+  trx<RunRecord>('suite_runs as r')
+    .where('r.id', runId)
+    .whereIn('r.status', ['pending', 'running'])
     .whereNotExists((q) =>
       q
         .select(trx.raw('1'))
@@ -27,8 +57,15 @@ const lockCallsDone = (trx: Knex, runId: string) =>
         .where('run_id', runId)
         .whereIn('status', ['pending', 'running']),
     )
+    .whereNotExists((q) =>
+      q
+        .select(trx.raw('1'))
+        .from('call_import_rows as cr')
+        .whereRaw('cr.call_import_id = r.call_import_id')
+        .whereIn('cr.diarised_transcript_status', TRANSCRIBING),
+    )
     .forUpdate()
-    .first();
+    .first('r.*');
 
 /** The suite's judge: its `llm_provider` (an active provider of the organization), else the default. */
 const judgeOf = async (deps: Deps, run: RunRecord) => {
@@ -56,10 +93,13 @@ const startScoring = (deps: Deps, runId: string): Promise<boolean> =>
       .where({ run_id: runId, status: 'completed' })
       .orderBy('position')
       .pluck('call_import_row_id')) as string[];
-    const fail = (message: string) =>
-      trx('suite_runs')
+    const fail = async (message: string) => {
+      await trx('suite_runs')
         .where({ id: runId })
         .update({ status: 'failed', error_message: message, finished_at: now, updated_at: now });
+      const event = runEvent(run, { status: 'failed', evaluationId: null, passRate: null, error: message });
+      await emitEvents(trx, [event], now);
+    };
     if (completed.length === 0) {
       await fail('No call completed, so there is nothing to score (see the calls’ errors).');
       return true;
@@ -99,14 +139,12 @@ const finishScoring = (deps: Deps, runId: string): Promise<boolean> =>
     if (!evaluation || evaluation.status === 'pending' || evaluation.status === 'running') return false;
     const now = deps.now();
     if (evaluation.status !== 'completed') {
+      const message = `Scoring ${evaluation.status}: ${evaluation.error_message ?? 'see the evaluation'}`;
       await trx('suite_runs')
         .where({ id: runId })
-        .update({
-          status: 'failed',
-          error_message: `Scoring ${evaluation.status}: ${evaluation.error_message ?? 'see the evaluation'}`,
-          finished_at: now,
-          updated_at: now,
-        });
+        .update({ status: 'failed', error_message: message, finished_at: now, updated_at: now });
+      const failed = { status: 'failed' as const, passRate: null, error: message };
+      await emitEvents(trx, [runEvent(run, { ...failed, evaluationId: run.evaluation_id })], now);
       return true;
     }
     const summary = summarise(await scoredCalls(trx, run));
@@ -122,6 +160,8 @@ const finishScoring = (deps: Deps, runId: string): Promise<boolean> =>
         finished_at: now,
         updated_at: now,
       });
+    const completed = { status: 'completed' as const, passRate: summary.passRate, error: null };
+    await emitEvents(trx, [runEvent(run, { ...completed, evaluationId: run.evaluation_id })], now);
     return true;
   });
 
@@ -129,7 +169,18 @@ const finishScoring = (deps: Deps, runId: string): Promise<boolean> =>
 export const settleRun = async (deps: Deps, runId: string): Promise<boolean> => {
   const started = await startScoring(deps, runId);
   const finished = await finishScoring(deps, runId);
+  if (started || finished) deps.workers.notify(DELIVER_TASK);
   return started || finished;
+};
+
+/** Settles the active runs whose calls are rows of an import (after one of its rows was diarised). */
+export const settleRunsOfImport = async (deps: Deps, callImportId: string): Promise<void> => {
+  const ids = (await deps
+    .db('suite_runs')
+    .where({ call_import_id: callImportId })
+    .whereIn('status', ['pending', 'running'])
+    .pluck('id')) as string[];
+  for (const id of ids) await settleRun(deps, id);
 };
 
 /** The sweeper's safety net: settles every active run of any tenant that can move on. */
@@ -137,7 +188,10 @@ export const settleAll = async (deps: Deps): Promise<number> => {
   const result = await deps.db.raw(
     `select r.id from suite_runs r
       where (r.status in ('pending', 'running') and not exists (
-               select 1 from suite_run_calls c where c.run_id = r.id and c.status in ('pending', 'running')))
+               select 1 from suite_run_calls c where c.run_id = r.id and c.status in ('pending', 'running'))
+             and not exists (
+               select 1 from call_import_rows cr
+                where cr.call_import_id = r.call_import_id and cr.diarised_transcript_status in ('pending', 'running')))
          or (r.status = 'evaluating' and exists (
                select 1 from evaluations e where e.id = r.evaluation_id and e.status not in ('pending', 'running')))`,
   );

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type AccessRule, describeAccessRules, expectProblem } from '../../../test/access-rules.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
 import { makeRunnableSuite, startRun } from './run-fixtures.js';
+import { settleRun } from './settle.js';
 
 // no workers: runs stay as created, so what is queued can be read exactly
 let h: Harness;
@@ -175,4 +176,37 @@ describe('suite runs: access rules', () => {
     },
   ];
   describeAccessRules(() => h, rules);
+});
+
+describe('suite_run webhook events', () => {
+  it('records suite_run.failed once, with the run that failed, when no call completed', async () => {
+    const t = await h.createTenant();
+    const endpoint = await h.request('POST', '/api/v1/webhook-endpoints', {
+      headers: await t.as('ADMIN'),
+      body: { url: 'http://127.0.0.1:9/hooks', events: ['suite_run.failed', 'suite_run.completed'] },
+    });
+    expect(endpoint.status).toBe(201);
+    const { suite } = await makeRunnableSuite(h, t);
+    const run = await startRun(h, t, suite.id);
+    await h.db('suite_run_calls').where({ run_id: run.id }).update({ status: 'failed' });
+    expect(await settleRun(h.server.deps, run.id)).toBe(true);
+    expect(await settleRun(h.server.deps, run.id)).toBe(false);
+    const events = await h.db('webhook_events').where({ organization_id: t.organizationId });
+    expect(events).toMatchObject([
+      {
+        type: 'suite_run.failed',
+        data: {
+          suite_run_id: run.id,
+          suite_id: suite.id,
+          workspace_id: t.workspaceId,
+          evaluation_id: null,
+          status: 'failed',
+          pass_rate: null,
+          error_message: expect.stringMatching(/^No call completed/),
+        },
+      },
+    ]);
+    const deliveries = await h.db('webhook_deliveries').where({ event_id: events[0]!.id });
+    expect(deliveries).toMatchObject([{ endpoint_id: endpoint.body.id, status: 'pending' }]);
+  });
 });

@@ -1,7 +1,7 @@
 import type { TranscriptTurn, VoiceMeasures } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 import type { Lease, WorkTable } from '../../workers/lease.js';
-import { writeSimulatedTranscript } from '../call-imports/simulation.js';
+import { writeSimulatedCall } from '../call-imports/simulation.js';
 import { type ConversationOutcome, latencySummary } from './conversation.js';
 import type { CallRecord } from './repo.js';
 
@@ -27,8 +27,10 @@ const completionOf = (outcome: ConversationOutcome, now: Date, voice: VoiceCompl
 
 /**
  * Finishes a call only if this lease still holds it (compare-and-set on the token) and, in the
- * same transaction, writes a completed call's transcript on its import row: a call cancelled or
- * re-leased meanwhile changes nothing, so a call never gets two transcripts. True when it won.
+ * same transaction, records a completed call on its import row (a text call's transcript, or a
+ * voice call's recording queued for diarisation): a call cancelled or re-leased meanwhile changes
+ * nothing, so a call never gets two transcripts. Says whether it won and whether it queued a
+ * recording for diarisation.
  */
 export const completeCall = (
   db: Knex,
@@ -37,22 +39,20 @@ export const completeCall = (
   outcome: ConversationOutcome,
   now: Date,
   voice: VoiceCompletion | null = null,
-): Promise<boolean> =>
+): Promise<{ won: boolean; queued: boolean }> =>
   db.transaction(async (trx) => {
     const won =
       (await trx('suite_run_calls')
         .where({ id: lease.id, lease_owner: lease.owner, status: 'running' })
         .update(completionOf(outcome, now, voice))) === 1;
-    if (won && outcome.ok) {
-      await writeSimulatedTranscript(
-        trx,
-        call.call_import_row_id,
-        outcome.turns as TranscriptTurn[],
-        now,
-        voice?.recordingKey ?? null,
-      );
-    }
-    return won;
+    if (!won || !outcome.ok) return { won, queued: false };
+    const written = await writeSimulatedCall(
+      trx,
+      call.call_import_row_id,
+      { turns: outcome.turns as TranscriptTurn[], recordingKey: voice?.recordingKey ?? null },
+      now,
+    );
+    return { won, queued: written === 'queued' };
   });
 
 /**

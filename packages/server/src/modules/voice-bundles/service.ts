@@ -1,14 +1,15 @@
 import {
   type PageQuery,
   VOICE_BUNDLE_COMPONENTS,
-  VOICE_BUNDLE_REQUIRED_FIELDS,
   VOICE_BUNDLE_TYPE_COMPONENTS,
   type VoiceBundle,
   type VoiceBundleComponent,
   type VoiceBundleCreateBody,
   type VoiceBundleType,
   type VoiceBundleUpdateBody,
+  voiceBundleMissingFields,
 } from '@voice-eval/contract';
+import type { Knex } from 'knex';
 import { actorLabel, type RequestContext } from '../../context.js';
 import { paginate } from '../../db/paginate.js';
 import { iso } from '../../db/rows.js';
@@ -23,6 +24,7 @@ export const toVoiceBundle = (row: repo.VoiceBundleRow): VoiceBundle => {
   return {
     ...fields,
     llm_temperature: row.llm_temperature === null ? null : Number(row.llm_temperature),
+    missing_fields: voiceBundleMissingFields(row),
     created_at: iso(created_at),
     updated_at: iso(updated_at),
   };
@@ -60,11 +62,15 @@ const unusedFieldErrors = (type: VoiceBundleType, body: Record<string, unknown>)
       })),
   );
 
-/** Fields `type` requires that are null once the request is applied. */
-const missingFieldErrors = (type: VoiceBundleType, merged: Record<string, unknown>): FieldError[] =>
-  VOICE_BUNDLE_REQUIRED_FIELDS[type]
-    .filter((field) => merged[field] === null || merged[field] === undefined)
-    .map((field) => ({ path: `body.${field}`, message: `Required for a ${type} bundle` }));
+/** Fields its type requires that a bundle lacks, as field errors at `where`. */
+const missingFieldErrors = (
+  bundle: Record<string, unknown> & { bundle_type: VoiceBundleType },
+  where: string,
+): FieldError[] =>
+  voiceBundleMissingFields(bundle).map((field) => ({
+    path: `${where}.${field}`,
+    message: `Required for a ${bundle.bundle_type} bundle`,
+  }));
 
 /**
  * Credential ids the request sets that are not AI providers of the organization (active or not).
@@ -85,21 +91,27 @@ const credentialErrors = async (deps: Deps, ctx: RequestContext, body: Record<st
 };
 
 /**
- * Checks the request against the bundle it produces (unused components untouched, required
- * fields present) together with the credential errors found before; every problem at once (422).
+ * Checks the request against the bundle it produces: fields of components its type does not use
+ * stay unset, and a bundle in use stays complete (`inUse`); with the credential errors found
+ * before, every problem at once (422). A bundle nobody uses may lack required fields: it reports
+ * them in `missing_fields` and is checked when an agent takes it (`requireUsableVoiceBundle`).
  */
 const checkBundle = (
   body: Record<string, unknown>,
   merged: Record<string, unknown> & { bundle_type: VoiceBundleType },
   credentialProblems: FieldError[],
+  inUse = false,
 ) => {
   const errors = [
     ...unusedFieldErrors(merged.bundle_type, body),
-    ...missingFieldErrors(merged.bundle_type, merged),
+    ...(inUse ? missingFieldErrors(merged, 'body') : []),
     ...credentialProblems,
   ];
   if (errors.length > 0) {
-    throw new ApiError('rule_violation', `The ${merged.bundle_type} voice bundle is not valid.`, { errors });
+    const detail = errors.some((e) => e.message.startsWith('Required'))
+      ? `An agent uses this voice bundle: it must keep every field a ${merged.bundle_type} bundle needs.`
+      : `The ${merged.bundle_type} voice bundle is not valid.`;
+    throw new ApiError('rule_violation', detail, { errors });
   }
 };
 
@@ -115,7 +127,10 @@ const DEFAULTS: repo.VoiceBundleWrite = {
   is_active: true,
 };
 
-/** Creates a bundle in the active workspace; see `VOICE_BUNDLE_REQUIRED_FIELDS` for what each type needs. */
+/**
+ * Creates a bundle in the active workspace. Only `name` is needed: what its type still lacks is
+ * reported in `missing_fields` (see `VOICE_BUNDLE_REQUIRED_FIELDS`).
+ */
 export const createVoiceBundle = async (
   deps: Deps,
   ctx: RequestContext,
@@ -136,7 +151,8 @@ export const createVoiceBundle = async (
 
 /**
  * Applies a partial update. Changing `bundle_type` clears the stored fields of components the new
- * type does not use, so a stored bundle never carries another type's configuration.
+ * type does not use, so a stored bundle never carries another type's configuration. A bundle an
+ * agent uses must stay complete.
  */
 export const updateVoiceBundle = async (
   deps: Deps,
@@ -156,7 +172,8 @@ export const updateVoiceBundle = async (
         }
       }
     }
-    checkBundle(body, { ...current, ...patch }, credentialProblems);
+    const inUse = (await repo.agentCount(trx, id)) > 0;
+    checkBundle(body, { ...current, ...patch }, credentialProblems, inUse);
     return toVoiceBundle((await repo.updateBundle(trx, ctx, id, patch))!);
   });
 };
@@ -188,3 +205,28 @@ export const deleteVoiceBundle = async (deps: Deps, ctx: RequestContext, id: str
     }
     await repo.deleteBundle(trx, ctx, id);
   });
+
+/**
+ * The workspace's bundle with this id, for a module that uses it (an agent): 404 when unknown,
+ * 422 `rule_violation` naming the fields at `field` when it lacks what its type needs. Inside the
+ * caller's transaction it holds a share lock, so the bundle cannot become incomplete meanwhile.
+ */
+export const requireUsableVoiceBundle = async (
+  db: Knex,
+  ctx: RequestContext,
+  id: string,
+  field = 'body.voice_bundle_id',
+): Promise<VoiceBundle> => {
+  const row = db.isTransaction
+    ? await repo.findBundle(db, ctx, id).forShare()
+    : await repo.findBundle(db, ctx, id);
+  if (!row) throw notFound('Voice bundle');
+  const missing = voiceBundleMissingFields(row);
+  if (missing.length > 0) {
+    const message = `The ${row.bundle_type} voice bundle lacks ${missing.join(', ')}`;
+    throw new ApiError('rule_violation', `${message}; complete it before an agent uses it.`, {
+      errors: [{ path: field, message }],
+    });
+  }
+  return toVoiceBundle(row);
+};

@@ -42,3 +42,18 @@ export const makeCredential = async (h: Harness, organizationId: string): Promis
     .returning('id');
   return row.id;
 };
+
+/** Gives a new agent of `tenant` the bundle, through the API: the bundle is then in use. */
+export const useBundle = async (h: Harness, tenant: Tenant, bundleId: string) => {
+  const reply = await h.request('POST', '/api/v1/agents', {
+    headers: await tenant.as('OWNER'),
+    body: {
+      name: uniqueName('Agent'),
+      call_type: 'inbound',
+      call_medium: 'phone',
+      voice_bundle_id: bundleId,
+    },
+  });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return reply.body.id as string;
+};

@@ -6,6 +6,7 @@ import {
   makeCredential as credential,
   makeBundle as make,
   uniqueName,
+  useBundle,
 } from './voice-bundle-fixtures.js';
 
 let h: Harness;
@@ -17,7 +18,7 @@ const makeBundle = (tenant: Tenant, overrides?: Record<string, unknown>) => make
 const makeCredential = (organizationId: string) => credential(h, organizationId);
 
 describe('update', () => {
-  it('applies a partial update and checks the merged bundle against its type', async () => {
+  it('applies a partial update; a bundle no agent uses may lose a required field and says so', async () => {
     const bundle = await makeBundle(h);
     const headers = await h.as('MEMBER');
     const path = `/api/v1/voicebundles/${bundle.id}`;
@@ -28,44 +29,60 @@ describe('update', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: 'Renamed', llm_config: { seed: 7 }, stt_model: 'whisper-1' });
     const cleared = await h.request('PATCH', path, { headers, body: { tts_model: null } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body).toMatchObject({ tts_model: null, missing_fields: ['tts_model'] });
+  });
+
+  it('a bundle an agent uses must stay complete (422 listing the fields, nothing changed)', async () => {
+    const bundle = await makeBundle(h);
+    await useBundle(h, h, bundle.id);
+    const headers = await h.as('MEMBER');
+    const path = `/api/v1/voicebundles/${bundle.id}`;
+    const cleared = await h.request('PATCH', path, { headers, body: { tts_model: null, name: 'Changed' } });
     expectProblem(cleared, 422, 'rule_violation');
     expect(cleared.body.errors).toEqual([
       { path: 'body.tts_model', message: 'Required for a stt_llm_tts bundle' },
     ]);
-    expect((await h.request('GET', path, { headers })).body.tts_model).toBe(CASCADED.tts_model);
-  });
-
-  it('changing bundle_type clears the components the new type does not use and requires its own', async () => {
-    const bundle = await makeBundle(h, { llm_config: { seed: 1 } });
-    const headers = await h.as('MEMBER');
-    const path = `/api/v1/voicebundles/${bundle.id}`;
-    const missing = await h.request('PATCH', path, { headers, body: { bundle_type: 's2s' } });
-    expectProblem(missing, 422, 'rule_violation');
-    expect(missing.body.errors.map((e: { path: string }) => e.path)).toEqual([
+    const retyped = await h.request('PATCH', path, { headers, body: { bundle_type: 's2s' } });
+    expectProblem(retyped, 422, 'rule_violation');
+    expect(retyped.body.errors.map((e: { path: string }) => e.path)).toEqual([
       'body.s2s_provider',
       'body.s2s_model',
     ]);
-    const changed = await h.request('PATCH', path, {
+    const stored = (await h.request('GET', path, { headers })).body;
+    expect(stored).toMatchObject({ name: bundle.name, tts_model: CASCADED.tts_model, missing_fields: [] });
+    // a change that keeps it complete is fine
+    const switched = await h.request('PATCH', path, {
       headers,
       body: { bundle_type: 's2s', s2s_provider: 'openai', s2s_model: 'gpt-4o-realtime-preview' },
     });
-    expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({
+    expect(switched.status, JSON.stringify(switched.body)).toBe(200);
+  });
+
+  it('changing bundle_type clears the components the new type does not use and reports its own as missing', async () => {
+    const bundle = await makeBundle(h, { llm_config: { seed: 1 } });
+    const headers = await h.as('MEMBER');
+    const path = `/api/v1/voicebundles/${bundle.id}`;
+    const retyped = await h.request('PATCH', path, { headers, body: { bundle_type: 's2s' } });
+    expect(retyped.status).toBe(200);
+    expect(retyped.body).toMatchObject({
       bundle_type: 's2s',
       stt_provider: null,
       llm_model: null,
       llm_temperature: null,
       llm_config: {},
       tts_voice: null,
-      s2s_model: 'gpt-4o-realtime-preview',
+      missing_fields: ['s2s_provider', 's2s_model'],
     });
+    const changed = await h.request('PATCH', path, {
+      headers,
+      body: { s2s_provider: 'openai', s2s_model: 'gpt-4o-realtime-preview' },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ s2s_model: 'gpt-4o-realtime-preview', missing_fields: [] });
     const stray = await h.request('PATCH', path, { headers, body: { bundle_type: 'llm', tts_model: 'x' } });
     expectProblem(stray, 422, 'rule_violation');
-    expect(stray.body.errors.map((e: { path: string }) => e.path)).toEqual([
-      'body.tts_model',
-      'body.llm_provider',
-      'body.llm_model',
-    ]);
+    expect(stray.body.errors.map((e: { path: string }) => e.path)).toEqual(['body.tts_model']);
   });
 
   it('checks credential ids set by an update', async () => {

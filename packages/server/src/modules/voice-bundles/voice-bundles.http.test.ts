@@ -1,3 +1,4 @@
+import { VoiceBundleSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
 import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
@@ -71,18 +72,42 @@ describe('create', () => {
     expect(bundle.created_by).toContain('@');
   });
 
-  it('defaults bundle_type to stt_llm_tts and then needs its six fields (422 listing each missing one)', async () => {
+  it('creates a bundle from its name alone (the spec): an stt_llm_tts bundle listing the six fields it lacks', async () => {
     const reply = await h.request('POST', '/api/v1/voicebundles', {
       headers: await h.as('MEMBER'),
+      body: { name: 'Only a name' },
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect(VoiceBundleSchema.parse(reply.body)).toMatchObject({
+      name: 'Only a name',
+      description: '',
+      bundle_type: 'stt_llm_tts',
+      stt_provider: null,
+      llm_config: {},
+      is_active: true,
+      missing_fields: ['stt_provider', 'stt_model', 'llm_provider', 'llm_model', 'tts_provider', 'tts_model'],
+    });
+  });
+
+  it('reports what a partly configured bundle still lacks, and nothing for a complete one', async () => {
+    const headers = await h.as('MEMBER');
+    const partial = await h.request('POST', '/api/v1/voicebundles', {
+      headers,
       body: { name: uniqueName(), stt_provider: 'openai', stt_model: 'whisper-1' },
     });
-    expectProblem(reply, 422, 'rule_violation');
-    expect(reply.body.errors.map((e: { path: string }) => e.path)).toEqual([
-      'body.llm_provider',
-      'body.llm_model',
-      'body.tts_provider',
-      'body.tts_model',
-    ]);
+    expect(partial.status).toBe(201);
+    expect(partial.body.missing_fields).toEqual(['llm_provider', 'llm_model', 'tts_provider', 'tts_model']);
+    const s2s = await h.request('POST', '/api/v1/voicebundles', {
+      headers,
+      body: { name: uniqueName(), bundle_type: 's2s', s2s_provider: 'openai' },
+    });
+    expect(s2s.body.missing_fields).toEqual(['s2s_model']);
+    expect((await makeBundle(h)).missing_fields).toEqual([]);
+    // the field is read, not stored: a list shows it too
+    const listed = await h.request('GET', `/api/v1/voicebundles?q=${encodeURIComponent(partial.body.name)}`, {
+      headers,
+    });
+    expect(listed.body.items[0].missing_fields).toEqual(partial.body.missing_fields);
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { DIARISE_TASK } from '../../modules/call-imports/transcribe.js';
 import { cachedProviderRecords } from '../../modules/evaluations/provider-records.js';
 import { type CallOutcome, converse } from '../../modules/suite-runs/converse.js';
 import type { CallRecord } from '../../modules/suite-runs/repo.js';
@@ -34,8 +35,8 @@ const storeVoice = async (
 /**
  * `suite_run_call.converse`: simulated calls are claimed by the fair dispatcher (the same limits
  * as scoring), held while the lease is renewed, and finished with a compare-and-set on the lease
- * token that also writes the transcript, so a cancelled call or a worker that lost its lease
- * writes nothing. The sweeper re-queues calls whose worker died (they start over with the same
+ * token that also writes the transcript (a voice call's recording is queued for diarisation
+ * instead), so a cancelled call or a worker that lost its lease writes nothing. The sweeper re-queues calls whose worker died (they start over with the same
  * seed) and moves runs on: when its last call ends, a run's evaluation starts; when that finishes,
  * the run completes.
  */
@@ -54,7 +55,7 @@ export const converseSuiteRunCallTask = (deps: Deps): Task<CallRecord> => {
       );
       // shutting down: leave the call to its lease, another worker calls again
       if (signal.aborted) return;
-      const won = await completeCall(
+      const { won, queued } = await completeCall(
         deps.db,
         lease,
         call,
@@ -63,6 +64,7 @@ export const converseSuiteRunCallTask = (deps: Deps): Task<CallRecord> => {
         await storeVoice(deps, call, outcome),
       );
       if (!won) deps.logger.info({ callId: call.id }, 'lease:fenced');
+      else if (queued) deps.workers.notify(DIARISE_TASK);
       else await settleRun(deps, call.run_id);
       deps.dispatcher.wake();
     },

@@ -1,7 +1,10 @@
 import type { Deps } from '../../deps.js';
+import { settleTranscriptions } from '../../modules/call-imports/diarisation-repo.js';
 import { diariseRow } from '../../modules/call-imports/diarise.js';
 import type { RowRecord } from '../../modules/call-imports/row-repo.js';
 import { DIARISE_TASK } from '../../modules/call-imports/transcribe.js';
+import { settleRunsOfImport } from '../../modules/suite-runs/settle.js';
+import { DELIVER_TASK } from '../../modules/webhook-endpoints/service.js';
 import { createAddressPolicy } from '../../net/address-policy.js';
 import {
   claimRows,
@@ -60,12 +63,24 @@ export const diariseCallImportRowTask = (deps: Deps): Task<Claimed> => {
       // shutting down: leave the row to its lease, another worker resumes it
       if (signal.aborted) return;
       const won = await completeLeased(deps.db, DIARISATION_WORK, lease, completionOf(outcome, deps.now()));
-      if (!won) deps.logger.info({ rowId: row.id }, 'lease:fenced');
+      if (!won) {
+        deps.logger.info({ rowId: row.id }, 'lease:fenced');
+        return;
+      }
+      if ((await settleTranscriptions(deps.db, [row.call_import_id], deps.now())) > 0) {
+        deps.workers.notify(DELIVER_TASK);
+      }
+      // a simulated voice call's transcript may be the last its run waits for
+      await settleRunsOfImport(deps, row.call_import_id);
     },
-    sweep: () =>
-      sweepExpired(deps.db, DIARISATION_WORK, {
+    sweep: async () => {
+      const swept = await sweepExpired(deps.db, DIARISATION_WORK, {
         now: deps.now(),
         maxAttempts: deps.config.diarisationMaxAttempts,
-      }),
+      });
+      // the safety net of a worker that died between a row's last write and the settle
+      if ((await settleTranscriptions(deps.db, null, deps.now())) > 0) deps.workers.notify(DELIVER_TASK);
+      return swept;
+    },
   };
 };

@@ -36,6 +36,26 @@ const claim = async (scopeKey: string, instance = 'worker-a') => {
 };
 
 describe('metric_cluster_report.generate', () => {
+  it('records metric_clusters.completed with the report’s final write, for subscribed endpoints', async () => {
+    const endpoint = await h.request('POST', '/api/v1/webhook-endpoints', {
+      headers: await h.as('ADMIN'),
+      body: { url: 'http://93.184.216.34/hooks', events: ['metric_clusters.completed'] },
+    });
+    expect(endpoint.status).toBe(201);
+    await request('hooked');
+    const claimed = await claim('hooked');
+    await task().run(claimed, signal());
+    const events = await h.db('webhook_events').where({ type: 'metric_clusters.completed' });
+    expect(events.map((e) => e.data)).toEqual([
+      { report_id: claimed.id, workspace_id: h.workspaceId, completed_rows: 0, llm_calls_used: 0 },
+    ]);
+    const deliveries = await h.db('webhook_deliveries').where({ event_id: events[0]!.id });
+    expect(deliveries).toMatchObject([{ endpoint_id: endpoint.body.id, status: 'pending' }]);
+    await h.request('DELETE', `/api/v1/webhook-endpoints/${endpoint.body.id}`, {
+      headers: await h.as('ADMIN'),
+    });
+  });
+
   it('queues a report, claims it with a lease and completes it', async () => {
     const queued = await request('plain');
     expect(queued.status).toBe(202);

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import { type RunOutcome, runReport } from '../../modules/evaluator-results/generate.js';
 import { REPORT_WORK, type ReportRow, updateLeased } from '../../modules/evaluator-results/repo.js';
 import { GENERATE_TASK } from '../../modules/evaluator-results/service.js';
+import { DELIVER_TASK, type EventToEmit, emitEvents } from '../../modules/webhook-endpoints/service.js';
 import { claimRows, completeLeased, type Lease, sweepExpired, whileLeased } from '../lease.js';
 import type { Task } from '../pool.js';
 
@@ -38,6 +39,18 @@ const completion = (outcome: RunOutcome, now: Date) => ({
   }),
   error: outcome.failures.length > 0 ? JSON.stringify(summarise(outcome.failures)) : null,
   updated_at: now,
+});
+
+/** `metric_clusters.completed`, recorded with the report's final write (the webhook outbox). */
+const completedEvent = (report: Claimed, patch: Record<string, unknown>): EventToEmit => ({
+  organizationId: report.organization_id,
+  type: 'metric_clusters.completed',
+  data: {
+    report_id: report.id,
+    workspace_id: report.workspace_id,
+    completed_rows: Number(patch.generated_at_completed_rows ?? 0),
+    llm_calls_used: Number(patch.llm_calls_used ?? 0),
+  },
 });
 
 /**
@@ -82,8 +95,13 @@ export const generateMetricClusterReportTask = (deps: Deps): Task<Claimed> => ({
     }
     // shutting down: leave the report to its lease, another worker resumes it
     if (signal.aborted) return;
-    const won = await completeLeased(deps.db, REPORT_WORK, lease, patch);
+    const won = await deps.db.transaction(async (trx) => {
+      if (!(await completeLeased(trx, REPORT_WORK, lease, patch))) return false;
+      if (patch.status === 'completed') await emitEvents(trx, [completedEvent(report, patch)], deps.now());
+      return true;
+    });
     if (!won) deps.logger.info({ reportId: report.id }, 'lease:fenced');
+    else if (patch.status === 'completed') deps.workers.notify(DELIVER_TASK);
   },
   sweep: () => sweepExpired(deps.db, REPORT_WORK, { now: deps.now(), maxAttempts: REPORT_MAX_ATTEMPTS }),
 });

@@ -11,6 +11,7 @@ import {
   finalizeSettled,
   sweepExpiredRows,
 } from '../../modules/evaluations/work-repo.js';
+import { DELIVER_TASK } from '../../modules/webhook-endpoints/service.js';
 import { type Lease, whileLeased } from '../lease.js';
 import type { Task } from '../pool.js';
 
@@ -61,7 +62,10 @@ export const scoreEvaluationRowTask = (
         if (signal.aborted) return;
         const done = await completeRow(deps.db, lease, row.evaluation_id, completionOf(outcome), deps.now());
         if (!done.won) deps.logger.info({ rowId: row.id }, 'lease:fenced');
-        else if (!done.pendingLeft) await finalizeEvaluations(deps.db, [row.evaluation_id], deps.now());
+        else if (!done.pendingLeft) {
+          const queued = await finalizeEvaluations(deps.db, [row.evaluation_id], deps.now());
+          if (queued > 0) deps.workers.notify(DELIVER_TASK);
+        }
       } finally {
         finished += 1;
       }
@@ -69,7 +73,7 @@ export const scoreEvaluationRowTask = (
     },
     sweep: async () => {
       const swept = await sweepExpiredRows(deps.db, deps.now(), deps.config.evaluationMaxAttempts);
-      await finalizeSettled(deps.db, deps.now());
+      if ((await finalizeSettled(deps.db, deps.now())) > 0) deps.workers.notify(DELIVER_TASK);
       if (swept.requeued > 0) wakeDispatch(deps);
       return swept;
     },

@@ -1,0 +1,57 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
+
+/** A port free on loopback now (the child binds it a moment later). */
+export const freePort = async (): Promise<number> => {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+};
+
+/** A server in a child process, and what it wrote. */
+export type ServerProcess = { child: ChildProcess; output: () => string; stop: () => Promise<void> };
+
+/** Spawns `node args` with output captured; `stop` sends SIGTERM and waits for the exit. */
+export const spawnNode = (
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): ServerProcess => {
+  const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { child, output: () => output, stop };
+};
+
+/**
+ * Polls `url` every `intervalMs` until it answers 200; resolves with the time it did (performance.now()).
+ * Rejects if the child exits first.
+ */
+export const firstOk = async (url: string, server: ServerProcess, intervalMs = 5): Promise<number> => {
+  for (;;) {
+    if (server.child.exitCode !== null)
+      throw new Error(`server exited with ${server.child.exitCode}: ${server.output()}`);
+    const ok = await fetch(url).then(
+      async (res) => {
+        await res.arrayBuffer();
+        return res.status === 200;
+      },
+      () => false,
+    );
+    if (ok) return performance.now();
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+};

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// `pnpm start` (`voice-eval serve` in the workspace): from the built output when `pnpm build` made
+// one that is up to date with the sources, so a start does not compile TypeScript; otherwise from
+// the sources through tsx, as bin/voice-eval.js does in the workspace. Arguments go to `serve`.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { register } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const at = (path) => fileURLToPath(new URL(path, import.meta.url));
+const built = at('../dist/cli.js');
+// what the server's bundle is built from: its sources and the contract's (imported from its dist)
+const inputs = [
+  { sources: at('../src'), output: built },
+  { sources: at('../../../contract/src'), output: at('../../../contract/dist/index.js') },
+];
+
+const newestSource = (dir) => {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || /\.test(-d)?\.ts$/.test(entry.name)) continue;
+    newest = Math.max(newest, statSync(`${entry.parentPath ?? entry.path}/${entry.name}`).mtimeMs);
+  }
+  return newest;
+};
+
+const staleInput = () =>
+  inputs.find(
+    ({ sources, output }) =>
+      existsSync(sources) && (!existsSync(output) || statSync(output).mtimeMs < newestSource(sources)),
+  );
+
+const args = ['serve', ...process.argv.slice(2)];
+const stale = existsSync(built) ? staleInput() : undefined;
+if (existsSync(built) && !stale) {
+  const { main } = await import('../dist/cli.js');
+  await main(args);
+} else {
+  if (stale) {
+    process.stderr.write(
+      `voice-eval: the build is older than ${stale.sources}; serving the sources (run pnpm build for a fast start)\n`,
+    );
+  }
+  const hook = `export const resolve = (specifier, context, next) =>
+    next(specifier, { ...context, conditions: [...context.conditions, '@voice-eval/source'] });`;
+  register(`data:text/javascript,${encodeURIComponent(hook)}`);
+  await import('tsx/esm');
+  const { main } = await import('../src/cli.ts');
+  await main(args);
+}

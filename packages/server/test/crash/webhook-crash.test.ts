@@ -1,0 +1,130 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type JudgeDouble, startJudgeDouble } from '../doubles/judge.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../doubles/webhook-receiver.js';
+import { createTestDb, type TestDb } from '../setup-db.js';
+import { type ChildServer, callChild, childEnv, startChildServer } from './child-server.js';
+
+/**
+ * The webhook outbox survives SIGKILL: an evaluation completes (its `evaluation.completed` event
+ * and delivery are committed with it), the server is killed while the delivery is in flight (the
+ * receiver hangs), and a restarted server delivers it: same `webhook-id`, valid signature, once.
+ */
+
+let testDb: TestDb | undefined;
+let judge: JudgeDouble;
+let receiver: WebhookReceiver;
+let dataDir: string;
+const running: ChildServer[] = [];
+const PATH = '/hooks/crash';
+
+const start = async () => {
+  const server = await startChildServer(
+    childEnv({
+      DATABASE_URL: testDb?.url,
+      VOICE_EVAL_DATA_DIR: dataDir,
+      VOICE_EVAL_LLM_BASE_URL: judge.url,
+      VOICE_EVAL_LLM_MODEL: 'judge-model',
+      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
+      // an attempt may hang 4 s: its lease (2 x timeout + 1 s) lapses 9 s after the claim
+      VOICE_EVAL_WEBHOOK_TIMEOUT_MS: '4000',
+      VOICE_EVAL_WEBHOOK_RETRY_BASE_MS: '50',
+    }),
+  );
+  running.push(server);
+  return server;
+};
+
+/** Signs up, subscribes the receiver to evaluation.completed, imports two calls and starts their evaluation. */
+const seed = async (server: ChildServer) => {
+  const session = await callChild(server, 'POST', '/api/v1/auth/signup', {
+    body: { email: `webhook-crash-${Date.now()}@example.test`, password: 'crash test password' },
+  });
+  const token: string = session.access_token;
+  const endpoint = await callChild(server, 'POST', '/api/v1/webhook-endpoints', {
+    token,
+    body: { url: `${receiver.url}${PATH}`, events: ['evaluation.completed'] },
+    expect: 201,
+  });
+  receiver.setSecret(PATH, endpoint.secret);
+  const schema = await callChild(server, 'POST', '/api/v1/call-import-schemas', {
+    token,
+    body: {
+      name: 'Calls',
+      parameters: [
+        { name: 'conversation_id', type: 'conversation_id' },
+        { name: 'transcript', type: 'transcript' },
+      ],
+    },
+  });
+  const form = new FormData();
+  form.append('schema_id', schema.id);
+  const csv = ['conversation_id,transcript', 'a,"Agent: hello. Caller: hi."', 'b,"Agent: bye."'].join('\n');
+  form.append('file', new File([csv], 'calls.csv', { type: 'text/csv' }));
+  const imported = await callChild(server, 'POST', '/api/v1/call-imports', { token, form, expect: 201 });
+  const metric = await callChild(server, 'POST', '/api/v1/metrics', {
+    token,
+    body: { name: 'Greets', metric_type: 'boolean' },
+  });
+  const evaluation = await callChild(server, 'POST', '/api/v1/evaluations', {
+    token,
+    body: { call_import_id: imported.id, metric_ids: [metric.id] },
+    expect: 202,
+  });
+  return { token, endpointId: endpoint.id as string, evaluationId: evaluation.id as string };
+};
+
+describe('webhook deliveries survive SIGKILL', () => {
+  beforeAll(async () => {
+    if (process.env.TEST_DATABASE_URL) testDb = await createTestDb();
+    judge = await startJudgeDouble();
+    receiver = await startWebhookReceiver();
+    dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-webhook-crash-'));
+  });
+  afterAll(async () => {
+    await Promise.all(running.splice(0).map((s) => s.stop()));
+    await receiver.close();
+    await judge.close();
+    await testDb?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a server killed while delivering evaluation.completed: the restarted server delivers it, same webhook-id', async () => {
+    receiver.holdNext(PATH, 1);
+    const first = await start();
+    const { token, endpointId, evaluationId } = await seed(first);
+    // the evaluation completed and its delivery is in flight: the receiver holds the request
+    await expect.poll(() => receiver.on(PATH).length, { timeout: 60_000, interval: 20 }).toBe(1);
+    await first.kill();
+    const evaluation = await callChild(await start(), 'GET', `/api/v1/evaluations/${evaluationId}`, {
+      token,
+    });
+    expect(evaluation.status).toBe('completed');
+
+    await expect.poll(() => receiver.on(PATH).length, { timeout: 60_000, interval: 50 }).toBe(2);
+    const [cut, delivered] = receiver.on(PATH);
+    expect(cut!.answered).toBe(0);
+    expect(delivered!.answered).toBe(200);
+    expect(delivered!.verifyError).toBeNull();
+    expect(delivered!.headers['webhook-id']).toBe(cut!.headers['webhook-id']);
+    expect(delivered!.payload).toMatchObject({
+      type: 'evaluation.completed',
+      data: { evaluation_id: evaluationId },
+    });
+    const second = running.at(-1)!;
+    const deliveries = () =>
+      callChild(second, 'GET', `/api/v1/webhook-endpoints/${endpointId}/deliveries`, { token });
+    // the receiver answered; the worker writes the outcome just after
+    await expect
+      .poll(async () => (await deliveries()).items[0]?.status, { timeout: 30_000, interval: 50 })
+      .toBe('delivered');
+    const log = await deliveries();
+    expect(log.total).toBe(1);
+    expect(log.items[0]).toMatchObject({ status: 'delivered', webhook_id: delivered!.headers['webhook-id'] });
+    // the cut attempt's worker died before writing it: the log shows the attempt that answered
+    expect(log.items[0].attempts.at(-1)).toMatchObject({ status_code: 200 });
+    expect(receiver.on(PATH)).toHaveLength(2);
+  }, 180_000);
+});

@@ -1,0 +1,130 @@
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { SuiteRunSchema } from '@voice-eval/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setPlan } from '../../src/commands/set-plan.js';
+import { uploadFile } from '../../src/modules/personas/persona-fixtures.js';
+import { makeRunnableSuite, startRun } from '../../src/modules/suite-runs/run-fixtures.js';
+import { S3Storage } from '../../src/storage/index.js';
+import { decodeWav } from '../../src/voice/audio/index.js';
+import { type JudgeDouble, startJudgeDouble } from '../doubles/judge.js';
+import { type PersonaDouble, startPersonaDouble } from '../doubles/persona.js';
+import { silentWav } from '../doubles/recordings.js';
+import { type S3Double, startS3Double } from '../doubles/s3.js';
+import { type SpeechProviderDouble, startSpeechProviderDouble } from '../doubles/speech-provider.js';
+import { createSpeechRegistry } from '../doubles/speech-registry.js';
+import { startVoiceAgentDouble, type VoiceAgentDouble } from '../doubles/voice-agent.js';
+import { createHarness, type Harness } from '../harness.js';
+
+/**
+ * The blob paths of a voice suite run on the S3 store: the persona's ambient audio is uploaded
+ * to the bucket and read back for the call, and the call's recording is written to
+ * `simulations/<org>/<run>/<call>-<attempt>.wav` in the bucket (the call's transcript comes from the
+ * audio in memory, not from the stored recording).
+ */
+
+let h: Harness;
+let s3: S3Double;
+let judge: JudgeDouble;
+let persona: PersonaDouble;
+let speech: SpeechProviderDouble;
+let agent: VoiceAgentDouble;
+const registry = createSpeechRegistry();
+/** Blob keys the server read, in order (its S3 storage, observed). */
+const reads: string[] = [];
+
+beforeAll(async () => {
+  s3 = await startS3Double();
+  judge = await startJudgeDouble();
+  persona = await startPersonaDouble({ forwardTo: judge.url });
+  speech = await startSpeechProviderDouble({ registry });
+  agent = await startVoiceAgentDouble({ registry, latencyMs: 500, hangUpAfterGoodbye: true });
+  h = await createHarness({
+    fetchAllowlist: ['127.0.0.1'],
+    simulationTurnTimeoutMs: 4000,
+    blobStore: 's3',
+    s3Bucket: s3.bucket,
+    s3Endpoint: s3.endpoint,
+    s3ForcePathStyle: true,
+    env: {
+      ...s3.env,
+      VOICE_EVAL_LLM_BASE_URL: persona.url,
+      VOICE_EVAL_LLM_MODEL: 'caller-and-judge',
+      VOICE_EVAL_STT_BASE_URL: speech.url,
+      VOICE_EVAL_STT_MODEL: 'whisper-1',
+      VOICE_EVAL_TTS_BASE_URL: speech.url,
+      VOICE_EVAL_TTS_MODEL: 'tts-1',
+    },
+  });
+  const storage = h.server.deps.storage;
+  const get = storage.get.bind(storage);
+  storage.get = (key) => {
+    reads.push(key);
+    return get(key);
+  };
+  await setPlan(h.db, h.organizationId, 'enterprise');
+  h.server.deps.authCache.clear();
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([judge.close(), persona.close(), speech.close(), agent.close()]);
+  await s3.close();
+});
+
+describe('a voice suite run on the S3 store', () => {
+  it('reads the ambient audio from the bucket and writes the call recording there', async () => {
+    expect(h.server.deps.storage).toBeInstanceOf(S3Storage);
+    const { suite, personas } = await makeRunnableSuite(h, h, {
+      connection: { kind: 'twilio_media_stream', url: agent.url },
+      persona: { response_delay_ms: 300, max_turns: 4, allow_interruptions: false },
+      scenario: () => ({ description: 'Book a checkup.', required_info: { name: 'Ada Lovelace' } }),
+    });
+    // a quiet hum as the caller's ambience (a constant sample value, decodable WAV)
+    const ambience = silentWav(8000, 0x04);
+    const uploaded = await uploadFile(
+      h.url,
+      `/api/v1/personas/${personas[0]!.id}/ambient-audio`,
+      await h.as('MEMBER'),
+      ambience,
+    );
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
+    const ambientKey = (await h.db('personas').where('id', personas[0]!.id).first())
+      .background_noise_storage_key as string;
+
+    const run = await startRun(h, h, suite.id);
+    const headers = await h.as('READER');
+    await expect
+      .poll(async () => (await h.request('GET', `/api/v1/suite-runs/${run.id}`, { headers })).body.status, {
+        timeout: 90_000,
+        interval: 250,
+      })
+      .toMatch(/^(completed|failed)$/);
+    const done = SuiteRunSchema.parse(
+      (await h.request('GET', `/api/v1/suite-runs/${run.id}`, { headers })).body,
+    );
+    expect(done).toMatchObject({ channel: 'voice', status: 'completed', calls_completed: 1 });
+    expect(reads).toContain(ambientKey);
+
+    const [call] = (await h.request('GET', `/api/v1/suite-runs/${run.id}/calls`, { headers })).body.items;
+    const row = (
+      await h.request('GET', `/api/v1/call-imports/${done.call_import_id}?row_limit=10`, { headers })
+    ).body.rows[0];
+    expect(row.recording_storage_key).toMatch(
+      new RegExp(`^simulations/${h.organizationId}/${run.id}/${call.id}-\\d+\\.wav$`),
+    );
+    // the object in the bucket is the stereo recording
+    const client = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: s3.credentials,
+    });
+    const object = await client.send(
+      new GetObjectCommand({ Bucket: s3.bucket, Key: row.recording_storage_key }),
+    );
+    const bytes = await object.Body!.transformToByteArray();
+    client.destroy();
+    expect(object.ContentType).toBe('audio/wav');
+    const wav = decodeWav(bytes);
+    expect(wav.channels).toHaveLength(2);
+    expect(row.diarised_transcript_status).toBe('completed');
+  }, 120_000);
+});
