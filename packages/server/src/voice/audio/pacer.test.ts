@@ -61,6 +61,20 @@ describe('createFramePacer', () => {
     expect(lateness.every((late) => Number.isFinite(late) && late >= 0)).toBe(true);
   });
 
+  it('lets pending I/O run before a late tick, and not before an early one', async () => {
+    const clock = fakeClock();
+    const pacer = createFramePacer({ now: clock.now, wait: clock.wait });
+    await pacer.next();
+    const seen: string[] = [];
+    setImmediate(() => seen.push('io'));
+    await pacer.next(); // on time: it waits (on the fake clock), which runs no I/O
+    seen.push('on-time tick');
+    clock.advance(100);
+    await pacer.next(); // late: I/O first
+    seen.push('late tick');
+    expect(seen).toEqual(['on-time tick', 'io', 'late tick']);
+  });
+
   it('rejects the pending and later ticks once aborted', async () => {
     const controller = new AbortController();
     const pacer = createFramePacer({ frameMs: 60_000, signal: controller.signal });

@@ -10,7 +10,11 @@ export type FramePacerOptions = {
   wait?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Aborting rejects the pending and all later `next()` calls with the signal's reason. */
   signal?: AbortSignal;
+  /** Lets pending I/O run before a late tick resolves. @default a setImmediate */
+  yieldToIo?: () => Promise<void>;
 };
+
+const nextCheckPhase = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
@@ -29,10 +33,17 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
  * Real-time ticks for sending frames: tick k is due at t0 + k × frameMs, t0 being the first
  * `next()` call, on an absolute schedule so delays never accumulate (a late tick is followed by
  * prompt ones until the schedule is met). `next()` resolves at the next tick with its lateness in
- * ms (0 when on time): the pacing jitter.
+ * ms (0 when on time): the pacing jitter. A late tick first lets pending I/O run, so what arrived
+ * while the process was held up is seen between the catch-up frames, not after all of them.
  */
 export const createFramePacer = (options: FramePacerOptions = {}) => {
-  const { frameMs = FRAME_MS, now = () => performance.now(), wait = sleep, signal } = options;
+  const {
+    frameMs = FRAME_MS,
+    now = () => performance.now(),
+    wait = sleep,
+    signal,
+    yieldToIo = nextCheckPhase,
+  } = options;
   let start: number | null = null;
   let tick = 0;
   return {
@@ -42,6 +53,10 @@ export const createFramePacer = (options: FramePacerOptions = {}) => {
       const due = start + tick++ * frameMs;
       const early = due - now();
       if (early > 0) await wait(early, signal);
+      else {
+        await yieldToIo();
+        signal?.throwIfAborted();
+      }
       return Math.max(0, now() - due);
     },
   };

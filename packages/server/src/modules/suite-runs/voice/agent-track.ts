@@ -79,7 +79,7 @@ export const createAgentTrack = (options: {
   };
 
   return {
-    /** Feeds the agent's audio as it arrives (`atMs`: when it arrived on the stream's timeline). */
+    /** Feeds the agent's audio as it arrives (`atMs`: when it arrived, on the caller's timeline). */
     push: (mulaw: Uint8Array, atMs: number) => {
       const at = Math.round(atMs * PER_MS);
       if (at > length) append(at - length);

@@ -94,7 +94,9 @@ export const runVoiceCall = async (
     signal: stop,
     onTick: (at) => agent.advanceTo(at),
   });
-  session.onMedia((mulaw, at) => agent.push(mulaw, at));
+  // the agent's audio is placed on the caller's timeline (the frames sent so far), the one the
+  // caller's speech and the agent's own ears are on: a tick the event loop delayed moves both alike
+  session.onMedia((mulaw) => agent.push(mulaw, caller.nowMs()));
   session.onClear(() => clears.push(caller.nowMs()));
   session.onClose((info) => waiter.closed(info));
 
