@@ -196,13 +196,20 @@ describe('suite runs over a Twilio Media Stream', () => {
         custom_config: { voice_measure: 'yielded_on_barge_in' },
       },
     ];
-    const polite = await runOnce(await voiceAgent(), { allow_interruptions: true }, yielded('Polite'));
+    // the persona cuts in 2.5 s into an utterance: slow speech makes the greeting (2.6 s at speed 1)
+    // long enough that a stubborn agent still talks more than a second later, past YIELD_WITHIN_MS
+    const slow = { speechSpeed: 0.6 };
+    const polite = await runOnce(
+      await voiceAgent(slow),
+      { allow_interruptions: true, max_turns: 2 },
+      yielded('Polite'),
+    );
     expect(polite.call.voice_measures).toMatchObject({ caller_interruptions: 1, yielded_on_barge_in: true });
     expect(polite.call.voice_measures.clear_messages).toBeGreaterThanOrEqual(1);
     expect(polite.run.metric_summary[0]).toMatchObject({ metric_name: 'Polite yields', passed: 1 });
     const stubborn = await runOnce(
-      await voiceAgent({ ignoreBargeIn: true }),
-      { allow_interruptions: true },
+      await voiceAgent({ ...slow, ignoreBargeIn: true }),
+      { allow_interruptions: true, max_turns: 2 },
       yielded('Stubborn'),
     );
     expect(stubborn.call.voice_measures).toMatchObject({

@@ -102,8 +102,10 @@ export const runVoiceCall = async (
 
   const turns: TranscriptTurn[] = [];
   const spoken: Array<{ speaker: 'agent' | 'caller'; text: string }> = [];
-  const say = async (text: string) => {
-    const voice = await parties.speak(text, stop);
+  // a caller cuts in the moment it decides to, not a speech synthesis later: its words are ready
+  const bargeInVoice = setup.allowInterruptions ? parties.speak(BARGE_IN_TEXT, stop) : null;
+  const say = async (text: string, ready?: Promise<SpeechResult<Int16Array>>) => {
+    const voice = await (ready ?? parties.speak(text, stop));
     if (!voice.ok) return voice;
     const played = await caller.say(voice.value);
     callerSegments.push(played);
@@ -157,7 +159,7 @@ export const runVoiceCall = async (
       signal: stop,
     });
     if (next.kind === 'barge_in') {
-      const cut = await say(BARGE_IN_TEXT);
+      const cut = await say(BARGE_IN_TEXT, bargeInVoice ?? undefined);
       if (!cut.ok) return finish({ ok: false, error: cut.error, turns, agentLatenciesMs: [] });
       callerTurns += 1;
       continue;
