@@ -10,6 +10,10 @@ export type WorkTable = {
   status: string;
   /** The error column set when attempts run out, and its shape. */
   errorColumn: string;
+  /** Whether its errors name the provider and model, as row errors do (null when attempts run out). @default true */
+  errorNamesProvider?: boolean;
+  /** Timestamp columns the sweeper keeps: `completed` when it fails a row, `updated` on every change. */
+  stamps?: { completed: string; updated: string };
 };
 
 /** What a worker holds while it works on a row: the row id and its fencing token. */
@@ -80,25 +84,28 @@ export const sweepExpired = async (
   work: WorkTable,
   options: { now: Date; maxAttempts: number },
 ) => {
-  const expired = () =>
-    db(work.table).where(work.status, 'running').where('lease_expires_at', '<', options.now);
+  const { now, maxAttempts } = options;
+  const expired = () => db(work.table).where(work.status, 'running').where('lease_expires_at', '<', now);
+  const released = { lease_owner: null, lease_expires_at: null };
+  const updated = work.stamps ? { [work.stamps.updated]: now } : {};
+  const error = {
+    code: 'attempts_exhausted',
+    message: `Gave up after ${maxAttempts} attempts whose workers stopped answering.`,
+    ...(work.errorNamesProvider === false ? {} : { provider: null, model: null }),
+    at: now.toISOString(),
+  };
   const failed = await expired()
-    .where('attempts', '>=', options.maxAttempts)
+    .where('attempts', '>=', maxAttempts)
     .update({
       [work.status]: 'failed',
-      lease_owner: null,
-      lease_expires_at: null,
-      [work.errorColumn]: JSON.stringify({
-        code: 'attempts_exhausted',
-        message: `Gave up after ${options.maxAttempts} attempts whose workers stopped answering.`,
-        provider: null,
-        model: null,
-        at: options.now.toISOString(),
-      }),
+      [work.errorColumn]: JSON.stringify(error),
+      ...released,
+      ...(work.stamps ? { [work.stamps.completed]: now } : {}),
+      ...updated,
     });
   const requeued = await expired()
-    .where('attempts', '<', options.maxAttempts)
-    .update({ [work.status]: 'pending', lease_owner: null, lease_expires_at: null });
+    .where('attempts', '<', maxAttempts)
+    .update({ [work.status]: 'pending', ...released, ...updated });
   return { requeued, failed };
 };
 

@@ -2,13 +2,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../../test/setup-db.js';
 import { makeEvaluation, makeOrganization, resetDispatch } from '../../dispatch/dispatch-fixtures.js';
 import { dispatchPass } from '../../dispatch/fair-dispatcher.js';
+import { sweepExpired } from '../../workers/lease.js';
 import { evaluationDispatchSource } from './dispatch-source.js';
 import {
   completeRow,
   completionOf,
+  EVALUATION_WORK,
   finalizeEvaluations,
   finalizeSettled,
-  sweepExpiredRows,
 } from './work-repo.js';
 
 let testDb: TestDb;
@@ -81,7 +82,7 @@ describe('completeRow', () => {
   });
 });
 
-describe('sweepExpiredRows and finalizeSettled', () => {
+describe('sweepExpired on evaluation rows, and finalizeSettled', () => {
   it('re-queues rows whose lease expired, fails them after the last attempt, and closes what is settled', async () => {
     const org = await makeOrganization(db());
     const evaluation = await makeEvaluation(db(), org, 2);
@@ -92,7 +93,10 @@ describe('sweepExpiredRows and finalizeSettled', () => {
       .orderBy('position')
       .select('id');
     await db()('evaluation_rows').where('id', b!.id).update({ attempts: 3 });
-    expect(await sweepExpiredRows(db(), new Date(), 3)).toEqual({ requeued: 1, failed: 1 });
+    expect(await sweepExpired(db(), EVALUATION_WORK, { now: new Date(), maxAttempts: 3 })).toEqual({
+      requeued: 1,
+      failed: 1,
+    });
     const rowA = await db()('evaluation_rows').where('id', a!.id).first();
     expect(rowA).toMatchObject({ status: 'pending', lease_owner: null, attempts: 1, position: 1 });
     const rowB = await db()('evaluation_rows').where('id', b!.id).first();
@@ -105,7 +109,7 @@ describe('sweepExpiredRows and finalizeSettled', () => {
     const [retry] = (await dispatch(1, past)).rows;
     expect(retry).toMatchObject({ id: a!.id, attempts: 2 });
     await db()('evaluation_rows').where('id', a!.id).update({ attempts: 3 });
-    await sweepExpiredRows(db(), new Date(), 3);
+    await sweepExpired(db(), EVALUATION_WORK, { now: new Date(), maxAttempts: 3 });
     expect(await statusOf('evaluations', evaluation.id)).toBe('running');
     await finalizeSettled(db(), new Date());
     const closed = await db()('evaluations').where('id', evaluation.id).first();

@@ -10,6 +10,7 @@ export const EVALUATION_WORK: WorkTable = {
   table: 'evaluation_rows',
   status: 'status',
   errorColumn: 'error',
+  stamps: { completed: 'completed_at', updated: 'updated_at' },
 };
 
 /** What a worker needs to score a row: the evaluation's frozen metrics and judge, and the call's transcript. */
@@ -194,32 +195,3 @@ export const finalizeEvaluations = (db: Knex, evaluationIds: readonly string[], 
 /** The sweeper's safety net: closes every active evaluation that has nothing left to run. */
 export const finalizeSettled = (db: Knex, now: Date) =>
   settle(db, SETTLE_SQL.replace('%FILTER%', ''), [now, now], now);
-
-/**
- * Returns rows whose lease expired to `pending` (they keep their place), or fails them with
- * `attempts_exhausted` once they used `maxAttempts`. Returns how many of each.
- */
-export const sweepExpiredRows = async (db: Knex, now: Date, maxAttempts: number) => {
-  const expired = () => db('evaluation_rows').where('status', 'running').where('lease_expires_at', '<', now);
-  const error = {
-    code: 'attempts_exhausted',
-    message: `Gave up after ${maxAttempts} attempts whose workers stopped answering.`,
-    provider: null,
-    model: null,
-    at: now.toISOString(),
-  };
-  const failed = await expired()
-    .where('attempts', '>=', maxAttempts)
-    .update({
-      status: 'failed',
-      error: JSON.stringify(error),
-      lease_owner: null,
-      lease_expires_at: null,
-      completed_at: now,
-      updated_at: now,
-    });
-  const requeued = await expired()
-    .where('attempts', '<', maxAttempts)
-    .update({ status: 'pending', lease_owner: null, lease_expires_at: null, updated_at: now });
-  return { requeued, failed };
-};

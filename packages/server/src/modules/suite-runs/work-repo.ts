@@ -5,8 +5,17 @@ import { writeSimulatedCall } from '../call-imports/simulation.js';
 import { type ConversationOutcome, latencySummary } from './conversation.js';
 import type { CallRecord } from './repo.js';
 
-/** Simulated calls are the work items of the conversation engine (DESIGN §7, §10). */
-export const CALL_WORK: WorkTable = { table: 'suite_run_calls', status: 'status', errorColumn: 'error' };
+/**
+ * Simulated calls are the work items of the conversation engine (DESIGN §7, §10): a call whose
+ * lease expired is called again from the start, with the same seed.
+ */
+export const CALL_WORK: WorkTable = {
+  table: 'suite_run_calls',
+  status: 'status',
+  errorColumn: 'error',
+  errorNamesProvider: false,
+  stamps: { completed: 'completed_at', updated: 'updated_at' },
+};
 
 /** What a voice call adds to its final write: the measures, and where its recording is stored. */
 export type VoiceCompletion = { measures: VoiceMeasures | null; recordingKey: string | null };
@@ -54,30 +63,3 @@ export const completeCall = (
     );
     return { won, queued: written === 'queued' };
   });
-
-/**
- * Returns calls whose lease expired (their worker died) to `pending`, to be called again from the
- * start with the same seed, or fails them with `attempts_exhausted` once they used `maxAttempts`.
- */
-export const sweepExpiredCalls = async (db: Knex, now: Date, maxAttempts: number) => {
-  const expired = () => db('suite_run_calls').where('status', 'running').where('lease_expires_at', '<', now);
-  const error = {
-    code: 'attempts_exhausted',
-    message: `Gave up after ${maxAttempts} attempts whose workers stopped answering.`,
-    at: now.toISOString(),
-  };
-  const failed = await expired()
-    .where('attempts', '>=', maxAttempts)
-    .update({
-      status: 'failed',
-      error: JSON.stringify(error),
-      lease_owner: null,
-      lease_expires_at: null,
-      completed_at: now,
-      updated_at: now,
-    });
-  const requeued = await expired()
-    .where('attempts', '<', maxAttempts)
-    .update({ status: 'pending', lease_owner: null, lease_expires_at: null, updated_at: now });
-  return { requeued, failed };
-};

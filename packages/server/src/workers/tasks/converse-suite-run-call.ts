@@ -5,14 +5,9 @@ import { type CallOutcome, converse } from '../../modules/suite-runs/converse.js
 import type { CallRecord } from '../../modules/suite-runs/repo.js';
 import { CONVERSE_TASK } from '../../modules/suite-runs/service.js';
 import { settleAll, settleRun } from '../../modules/suite-runs/settle.js';
-import {
-  CALL_WORK,
-  completeCall,
-  sweepExpiredCalls,
-  type VoiceCompletion,
-} from '../../modules/suite-runs/work-repo.js';
+import { CALL_WORK, completeCall, type VoiceCompletion } from '../../modules/suite-runs/work-repo.js';
 import { blobKey } from '../../storage/index.js';
-import { type Lease, whileLeased } from '../lease.js';
+import { type Lease, sweepExpired, whileLeased } from '../lease.js';
 import type { Task } from '../pool.js';
 
 /**
@@ -69,7 +64,10 @@ export const converseSuiteRunCallTask = (deps: Deps): Task<CallRecord> => {
       deps.dispatcher.wake();
     },
     sweep: async () => {
-      const swept = await sweepExpiredCalls(deps.db, deps.now(), deps.config.simulationMaxAttempts);
+      const swept = await sweepExpired(deps.db, CALL_WORK, {
+        now: deps.now(),
+        maxAttempts: deps.config.simulationMaxAttempts,
+      });
       const settled = await settleAll(deps);
       if (swept.requeued > 0 || settled > 0) deps.dispatcher.wake();
       return swept;

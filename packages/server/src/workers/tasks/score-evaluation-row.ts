@@ -9,10 +9,9 @@ import {
   EVALUATION_WORK,
   finalizeEvaluations,
   finalizeSettled,
-  sweepExpiredRows,
 } from '../../modules/evaluations/work-repo.js';
 import { DELIVER_TASK } from '../../modules/webhook-endpoints/service.js';
-import { type Lease, whileLeased } from '../lease.js';
+import { type Lease, sweepExpired, whileLeased } from '../lease.js';
 import type { Task } from '../pool.js';
 
 /** How rows are claimed for this instance: `(instanceId, limit) => rows`. */
@@ -72,7 +71,10 @@ export const scoreEvaluationRowTask = (
       wakeDispatch(deps);
     },
     sweep: async () => {
-      const swept = await sweepExpiredRows(deps.db, deps.now(), deps.config.evaluationMaxAttempts);
+      const swept = await sweepExpired(deps.db, EVALUATION_WORK, {
+        now: deps.now(),
+        maxAttempts: deps.config.evaluationMaxAttempts,
+      });
       if ((await finalizeSettled(deps.db, deps.now())) > 0) deps.workers.notify(DELIVER_TASK);
       if (swept.requeued > 0) wakeDispatch(deps);
       return swept;
