@@ -104,6 +104,8 @@ export const runVoiceCall = async (
   const spoken: Array<{ speaker: 'agent' | 'caller'; text: string }> = [];
   // a caller cuts in the moment it decides to, not a speech synthesis later: its words are ready
   const bargeInVoice = setup.allowInterruptions ? parties.speak(BARGE_IN_TEXT, stop) : null;
+  // never awaited when the persona does not cut in: a rejection then must not go unhandled
+  bargeInVoice?.catch(() => undefined);
   const say = async (text: string, ready?: Promise<SpeechResult<Int16Array>>) => {
     const voice = await (ready ?? parties.speak(text, stop));
     if (!voice.ok) return voice;
