@@ -103,7 +103,7 @@ export const runVoiceCall = async (
   const turns: TranscriptTurn[] = [];
   const spoken: Array<{ speaker: 'agent' | 'caller'; text: string }> = [];
   // a caller cuts in the moment it decides to, not a speech synthesis later: its words are ready
-  const bargeInVoice = setup.allowInterruptions ? parties.speak(BARGE_IN_TEXT, stop) : null;
+  const bargeInVoice = setup.allowInterruptions ? parties.speak(BARGE_IN_TEXT, stop) : undefined;
   // never awaited when the persona does not cut in: a rejection then must not go unhandled
   bargeInVoice?.catch(() => undefined);
   const say = async (text: string, ready?: Promise<SpeechResult<Int16Array>>) => {
@@ -161,7 +161,7 @@ export const runVoiceCall = async (
       signal: stop,
     });
     if (next.kind === 'barge_in') {
-      const cut = await say(BARGE_IN_TEXT, bargeInVoice ?? undefined);
+      const cut = await say(BARGE_IN_TEXT, bargeInVoice);
       if (!cut.ok) return finish({ ok: false, error: cut.error, turns, agentLatenciesMs: [] });
       callerTurns += 1;
       continue;
