@@ -1,6 +1,7 @@
 // Sums the Vitest JSON reports in a folder and prints `tests: N passed, M failed[, K skipped]`.
-// Each failed test (or file that failed to load) is named on a line before the totals, with the
-// first line of its message, so a failure can be read from the tail of the CI output.
+// Each failed test (or file that failed to load) is named on a line before the totals, with its
+// message up to the stack trace (an assertion's diff included, at most 16 lines), so a failure
+// can be read from the tail of the CI output.
 // Exits 1 when a report is missing tests, when any failed, or when none ran.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -11,7 +12,18 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
-const firstLine = (messages) => (messages?.[0] ?? '').split('\n').find((l) => l.trim()) ?? '';
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
+const ansi = /\x1b\[[0-9;]*m/g;
+/** The message of the first failure, without colours, up to its stack trace. */
+const summary = (messages) => {
+  const lines = (messages?.[0] ?? '').replace(ansi, '').split('\n');
+  const stack = lines.findIndex((l) => /^\s+at /.test(l));
+  const kept = (stack === -1 ? lines : lines.slice(0, stack)).filter((l) => l.trim());
+  return kept
+    .slice(0, 16)
+    .map((l) => l.slice(0, 300))
+    .join('\n    ');
+};
 
 for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
   const report = JSON.parse(readFileSync(join(dir, file), 'utf8'));
@@ -24,13 +36,13 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     // a file that failed to load reports no tests but is a failure
     if (result.status === 'failed' && result.assertionResults.length === 0) {
       failed += 1;
-      failures.push(`[${run}] ${path}: ${firstLine([result.message])}`);
+      failures.push(`[${run}] ${path}: ${summary([result.message])}`);
     }
     for (const test of result.assertionResults.filter((t) => t.status === 'failed')) {
-      failures.push(`[${run}] ${path} > ${test.fullName}: ${firstLine(test.failureMessages)}`);
+      failures.push(`[${run}] ${path} > ${test.fullName}: ${summary(test.failureMessages)}`);
     }
   }
 }
-for (const line of failures) console.log(`failed: ${line.slice(0, 400)}`);
+for (const line of failures) console.log(`failed: ${line}`);
 console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -12,6 +12,8 @@ const FRAME_MS = (FRAME * 1000) / RATE;
 const PREROLL_FRAMES = 15;
 /** Inbound audio that stops this long while the caller speaks ends the utterance (no silence sent). */
 const STALL_MS = 600;
+/** A stall timer later than this fired after a stall of this process, not of the platform. */
+const STALL_SLACK_MS = 100;
 
 /** A caller utterance so far; times on the inbound audio's timeline, in ms. */
 export type HeardSpeech = { frames: Int16Array[]; startMs: number };
@@ -58,6 +60,20 @@ export function createCallerEar(hangoverMs: number, listeners: EarListeners) {
   let stallTimer: NodeJS.Timeout | undefined;
   const audioMs = () => framesIn * FRAME_MS;
 
+  /**
+   * A platform that sends nothing between turns: once its audio stops for `STALL_MS`, the VAD
+   * hears the silence it would have sent. A timer that fires late means this process stalled
+   * (the platform, often in it, could not send either, and its frames are due before this timer
+   * sees them), so it waits again instead of cutting the utterance.
+   */
+  const watchForStall = () => {
+    const armedAt = performance.now();
+    stallTimer = setTimeout(() => {
+      if (performance.now() - armedAt > STALL_MS + STALL_SLACK_MS) return watchForStall();
+      for (let i = 0; i < 500 && utterance; i++) onFrame(new Int16Array(FRAME));
+    }, STALL_MS);
+  };
+
   const onFrame = (frame: Int16Array) => {
     framesIn += 1;
     recent.push(frame);
@@ -91,11 +107,7 @@ export function createCallerEar(hangoverMs: number, listeners: EarListeners) {
       for (; at + FRAME <= data.length; at += FRAME) onFrame(data.slice(at, at + FRAME));
       partial = data.slice(at);
       clearTimeout(stallTimer);
-      if (!utterance) return;
-      // a platform that sends nothing between turns: the VAD hears the silence it would have sent
-      stallTimer = setTimeout(() => {
-        for (let i = 0; i < 500 && utterance; i++) onFrame(new Int16Array(FRAME));
-      }, STALL_MS);
+      if (utterance) watchForStall();
     },
     close: () => clearTimeout(stallTimer),
   };

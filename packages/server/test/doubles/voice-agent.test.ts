@@ -145,6 +145,22 @@ describe('voice agent double', () => {
     expect(stream.protocolErrors).toEqual([]);
   });
 
+  it('hears one utterance when the whole process stalls while the caller speaks', async () => {
+    // a busy test process (the platform, its database and the double share one event loop):
+    // after the stall, the platform's late frames are due before the double's stall timer looks
+    const agent = await startAgent({ latencyMs: 600 });
+    const platform = await call(agent);
+    await until(agent, (s) => s.said[0]?.endMs != null);
+    const spoken = platform.say(BOOK);
+    await platform.frames(40);
+    const until800 = performance.now() + 800;
+    while (performance.now() < until800); // blocks the event loop, as synchronous work does
+    await spoken;
+    const stream = await until(agent, (s) => s.said[1]?.endMs != null);
+    expect(stream.heard.map((h) => h.text)).toEqual([BOOK]);
+    expect(stream.said[1]!.text).toBe(ASK_NAME);
+  });
+
   it('yields to a caller who barges in: stops its audio and sends clear', async () => {
     const agent = await startAgent({ speechSpeed: 1, latencyMs: 200 });
     const platform = await call(agent);
