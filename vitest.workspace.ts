@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Resolves the workspace packages to their TypeScript sources through their custom export
@@ -7,6 +7,31 @@ import { defineConfig } from 'vitest/config';
 const source = {
   ssr: { resolve: { conditions: ['@voice-eval/source', 'module', 'node', 'development|production'] } },
 };
+
+/**
+ * The server's tests. Without Vite's `module` condition (Vitest passes the conditions to Node as
+ * --conditions): Node picks the `node` builds of dependencies, as in production; the AWS SDK's
+ * `module` build has extensionless imports Node cannot load.
+ */
+const server = {
+  ssr: { resolve: { conditions: ['@voice-eval/source', 'node', 'development|production'] } },
+  test: {
+    root: './packages/server',
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['./test/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+};
+
+/** The server's tests that hold voice calls in real time, over loopback sockets. */
+const realTime = [
+  'test/suite-runs/voice-e2e.test.ts',
+  'test/suite-runs/voice-s3.test.ts',
+  'test/crash/voice-crash.test.ts',
+  'test/doubles/voice-agent.test.ts',
+  'src/modules/agents/agent-voice-test.http.test.ts',
+];
 
 /**
  * The test projects. Vitest 4 no longer discovers a workspace file by itself: the root `test`
@@ -25,18 +50,13 @@ export default defineConfig({
         },
       },
       {
-        // without Vite's `module` condition (Vitest passes the conditions to Node as --conditions):
-        // Node picks the `node` builds of dependencies, as in production; the AWS SDK's `module`
-        // build has extensionless imports Node cannot load
-        ssr: { resolve: { conditions: ['@voice-eval/source', 'node', 'development|production'] } },
-        test: {
-          name: 'server',
-          root: './packages/server',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          globalSetup: ['./test/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
+        ...server,
+        test: { ...server.test, name: 'server', exclude: [...configDefaults.exclude, ...realTime] },
+      },
+      {
+        // alone, after every other file: a busy machine delays the timers these calls keep time by
+        ...server,
+        test: { ...server.test, name: 'server-realtime', include: realTime, fileParallelism: false },
       },
       {
         ...source,

@@ -8,13 +8,13 @@ import { createDb } from '../src/db/knex.js';
 import { migrate } from '../src/db/migrate.js';
 
 /**
- * Migrates once per run: on Postgres (`TEST_DATABASE_URL`) into a template database that every
+ * Migrates once per run of each project: on Postgres (`TEST_DATABASE_URL`) into a template database that every
  * test file clones; on PGlite into a data-dir snapshot that every test file loads.
  */
 export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
-    const template = `voice_eval_template_${process.pid}`;
+    const template = `voice_eval_template_${process.pid}_${project.name.replace(/\W/g, '_')}`;
     const admin = knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
     await admin.raw(`drop database if exists ${template}`);
     await admin.raw(`create database ${template}`);
@@ -30,7 +30,7 @@ export default async function setup(project: TestProject) {
   const pglite = new PGlite();
   const db = createDb({ kind: 'pglite', instance: pglite });
   await migrate(db);
-  const snapshot = join(tmpdir(), `voice-eval-pglite-${process.pid}.tar`);
+  const snapshot = join(tmpdir(), `voice-eval-pglite-${process.pid}-${project.name}.tar`);
   writeFileSync(snapshot, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
   await db.destroy();
   project.provide('testDb', { kind: 'pglite', snapshot });
