@@ -80,6 +80,8 @@ const apiSecurityHeaders = (): RequestHandler[] => [
 export const createApp = (deps: Deps): Express => {
   const app = express();
   app.disable('x-powered-by');
+  // every API response is `no-store`, so there is nothing to revalidate: no ETag (a SHA-1 of each body)
+  app.set('etag', false);
   app.set('trust proxy', deps.config.trustProxy);
   // qs turns more than 20 indexed values into an object; allow long id lists (STACK-NOTES 2.6 #3)
   app.set('query parser', (query: string) => qs.parse(query, { arrayLimit: 1000, depth: 5 }));

@@ -100,7 +100,11 @@ describe('security headers and CORS', () => {
       expect(reply.headers.get('strict-transport-security')).toBeNull();
       expect(reply.headers.get('cache-control')).toBe('no-store');
       expect(reply.headers.get('x-powered-by')).toBeNull();
+      // no-store leaves a client nothing to revalidate: no ETag is computed
+      expect(reply.headers.get('etag')).toBeNull();
     }
+    const conditional = await h.request('GET', '/api/v1/auth/config', { headers: { 'if-none-match': '*' } });
+    expect(conditional.status).toBe(200);
   });
 
   it('allows only configured origins', async () => {
