@@ -83,12 +83,13 @@ const SECRET_ROUTES = secretRoutes(contract);
  */
 const redactPath = (path: string): string => {
   const parts = path.split('/');
+  // each part decoded and lower-cased once, not once per route and position
+  const plain = parts.map((part) => (part.includes('%') ? (decoded(part) ?? part) : part).toLowerCase());
   for (const route of SECRET_ROUTES) {
     for (let start = 0; start + route.length <= parts.length; start++) {
-      const matches = route.every((seg, i) => {
-        const part = parts[start + i]!;
-        return 'literal' in seg ? (decoded(part) ?? part).toLowerCase() === seg.literal : part !== '';
-      });
+      const matches = route.every((seg, i) =>
+        'literal' in seg ? plain[start + i] === seg.literal : parts[start + i] !== '',
+      );
       if (!matches) continue;
       route.forEach((seg, i) => {
         if ('secret' in seg && seg.secret) parts[start + i] = REDACTED;
