@@ -8,8 +8,9 @@ import { createDb } from '../src/db/knex.js';
 import { migrate } from '../src/db/migrate.js';
 
 /**
- * Migrates once per run of each project: on Postgres (`TEST_DATABASE_URL`) into a template database that every
- * test file clones; on PGlite into a data-dir snapshot that every test file loads.
+ * Migrates once per run of each project (`server`, `server-realtime`): on Postgres
+ * (`TEST_DATABASE_URL`) into a template database that every test file clones; on PGlite into a
+ * data-dir snapshot that every test file loads.
  */
 export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
