@@ -33,8 +33,9 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
   skipped += report.numPendingTests + report.numTodoTests;
   for (const result of report.testResults) {
     const path = relative(root, result.name);
-    // a file that failed to load reports no tests but is a failure
-    if (result.status === 'failed' && result.assertionResults.length === 0) {
+    // a file that failed to load, or whose hook failed (its tests then skipped), is a failure
+    // that no test reports
+    if (result.status === 'failed' && !result.assertionResults.some((t) => t.status === 'failed')) {
       failed += 1;
       failures.push(`[${run}] ${path}: ${summary([result.message])}`);
     }

@@ -215,6 +215,9 @@ export const finishAttempt = async (
   const finished = await deps.db.transaction(async (trx): Promise<WebhookDeliveryOutcome | null> => {
     const now = deps.now();
     const lease: Lease = { id: delivery.id, owner: delivery.lease_owner };
+    // the endpoint's row before the delivery's, the order deleting an endpoint locks them in (its
+    // row, then its deliveries by cascade): the other way round, the two deadlock on Postgres
+    await trx('webhook_endpoints').where({ id: delivery.endpoint_id }).forNoKeyUpdate().first('id');
     if (!outcome) {
       const error = { code: 'endpoint_disabled', message: 'The endpoint was disabled or deleted.' };
       const won = await completeLeased(trx, DELIVERY_WORK, lease, {
