@@ -53,12 +53,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('finishing an attempt while its 
       latency_ms: 1,
       response_body: null,
     });
-    // once the attempt waits on a lock, the delete takes the deliveries (the cascade's step)
-    await expect
-      .poll(
-        async () => (await h.db.raw('select count(*)::int as n from pg_locks where not granted')).rows[0].n,
-      )
-      .toBeGreaterThan(0);
+    // once the attempt waits on a lock in this test's database, the delete takes the deliveries
+    // (the cascade's step)
+    const waiting = `select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
+      where not l.granted and a.datname = current_database()`;
+    await expect.poll(async () => (await h.db.raw(waiting)).rows[0].n).toBeGreaterThan(0);
     await deleting('webhook_endpoints').where({ id: endpoint.id }).delete();
     await deleting.commit();
 
