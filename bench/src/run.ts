@@ -22,7 +22,8 @@ const BENCHES: Bench[] = [
     run: () => httpOverhead(),
     print: (r) =>
       `http-overhead (${r.postgres ? 'Postgres' : 'PGlite'}, metrics ${r.metrics ? 'on' : 'off'}): ${fmt(r.subject!)} req/s (API key, workspace-scoped GET by id) vs ${fmt(r.baseline!)} req/s ` +
-      `(bare Express + same SELECT); ratio ${fmt(r.ratio!, 3)} (target >= 0.92); ` +
+      `(bare Express + same SELECT); ratio ${fmt(r.ratio!, 3)} (target >= 0.92), ` +
+      `${fmt(r.ratioWithoutRequestLog!, 3)} without the per-request log line; ` +
       `max p99 ${fmt(r.subjectP99!)} ms vs ${fmt(r.baselineP99!)} ms; failed requests ${r.failures}`,
   },
   {
