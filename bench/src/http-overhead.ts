@@ -81,7 +81,7 @@ export const httpOverhead = async ({ seconds = 5, rounds = 5, connections = 10 }
   const base = { url: `${baseline.url}/workspaces/${ws.id}`, seconds, connections };
   const result = await compare(subject, base, rounds);
   // the same comparison with the logger at warn, so no request:completed line is written for a 200:
-  // the share of the one step the baseline lacks that costs the most (README "Operations")
+  // the share of the costliest step the baseline lacks (README, "API conventions", logs)
   let ratioWithoutRequestLog = result.ratio;
   if (logger.isLevelEnabled('info')) {
     const level = logger.level;
