@@ -145,7 +145,13 @@ describe('suite runs over a Twilio Media Stream', () => {
       })
     ).body.rows[0];
     expect(row.diarised_transcript_status).toBe('completed');
-    expect(row.diarised_transcript[0]).toMatchObject({ speaker: 'agent' });
+    // what each side did, on its own timeline, for a failure to show
+    const timeline = JSON.stringify({
+      heard: agent.streams[0]!.heard,
+      said: agent.streams[0]!.said,
+      transcript: row.diarised_transcript,
+    });
+    expect(row.diarised_transcript[0], timeline).toMatchObject({ speaker: 'agent' });
     expect(row.diarised_transcript[0].text).toMatch(/Riverside Clinic/);
     expect(row.diarised_transcript.some((t: { speaker: string }) => t.speaker === 'user')).toBe(true);
     // the stereo recording: the agent on the left, the caller on the right
@@ -158,7 +164,7 @@ describe('suite runs over a Twilio Media Stream', () => {
     const said = row.diarised_transcript
       .filter((t: { speaker: string }) => t.speaker === 'user')
       .map((t: { text: string }) => t.text);
-    expect(agent.streams[0]!.heard.map((u) => u.text).filter(Boolean)).toEqual(said);
+    expect(agent.streams[0]!.heard.map((u) => u.text).filter(Boolean), timeline).toEqual(said);
     // the transcript came from diarising the recording by channel: the caller's channel was
     // transcribed (the call itself only transcribes the agent), and turns carry audio-timeline times
     const callerChannel = speech.transcribed.filter((t) => t.utterances.some((u) => said.includes(u.text)));

@@ -10,8 +10,9 @@ import { speechBounds } from './speech-bounds.js';
 const RATE = 8000;
 const PER_MS = RATE / 1000;
 /**
- * How far behind real time the agent's side is read: audio arriving this late still lands where it
- * was sent. Agents send nothing while they are quiet, so past this the gap is taken as silence.
+ * How far behind real time the agent's side is read, as a jitter buffer would play it: a frame
+ * arriving up to this late after the audio it follows still continues it, with no gap. Agents send
+ * nothing while they are quiet, so past this the gap is taken as silence.
  */
 export const AGENT_JITTER_MS = 100;
 /** How far around the VAD's boundaries the true edges of an utterance are looked for, in ms. */
@@ -22,7 +23,8 @@ export type AgentUtterance = Segment & { pcm: Int16Array };
 
 /**
  * The agent's side of the stream on one sample-accurate timeline from the start of the stream:
- * its audio lands where it arrives (never before the audio it follows), gaps are silence, and
+ * its audio continues the audio it follows when it arrives within `AGENT_JITTER_MS` of its end
+ * (network and scheduling jitter), else lands where it arrives; gaps are silence, and
  * everything is recorded (left channel) and cut into utterances by voice-activity detection, each
  * reported with its true boundaries once the VAD's hangover confirms its end.
  */
@@ -37,6 +39,8 @@ export const createAgentTrack = (options: {
   // every sample of the timeline so far (agents' calls are minutes long: a few MB at most)
   let audio = new Int16Array(RATE * 60);
   let length = 0;
+  // where the agent's last audio ends (none yet): `length` unless silence has been laid after it
+  let audioEnd = Number.NEGATIVE_INFINITY;
   let analysed = 0;
   let startMs: number | null = null;
 
@@ -82,10 +86,13 @@ export const createAgentTrack = (options: {
     /** Feeds the agent's audio as it arrives (`atMs`: when it arrived, on the caller's timeline). */
     push: (mulaw: Uint8Array, atMs: number) => {
       const at = Math.round(atMs * PER_MS);
-      if (at > length) append(at - length);
+      // a late frame within the jitter allowance continues its utterance: `advanceTo` has laid no
+      // silence after it yet, so it lands at the end of the timeline
+      if (at - audioEnd > AGENT_JITTER_MS * PER_MS && at > length) append(at - length);
       const pcm = decodeMulaw(mulaw);
       options.recorder.agent(length / PER_MS, pcm);
       append(pcm);
+      audioEnd = length;
     },
     /** Advances the timeline to `nowMs` less the jitter allowance: no audio by then is silence. */
     advanceTo: (nowMs: number) => {
