@@ -52,12 +52,28 @@ export function serveVoiceAgentStream(
     ws.close(code, reason);
   };
 
+  /**
+   * The audio of `text`, synthesised and remembered once: synthesis blocks the event loop it shares
+   * with the platform in tests, so replies are voiced while the agent waits to answer, not once it
+   * has started talking (where a stall would open a gap in the agent's audio no real agent has).
+   */
+  const voiced = new Map<string, Uint8Array>();
+  const voice = (text: string) => {
+    const { voice: name, speechSpeed } = behaviour();
+    const key = `${name}|${speechSpeed}|${text}`;
+    let mulaw = voiced.get(key);
+    if (!mulaw) {
+      const pcm = synthesizeSpeech(text, { voice: name, speed: speechSpeed, sampleRate: RATE });
+      registry.remember(text, pcm);
+      mulaw = encodeMulaw(pcm);
+      voiced.set(key, mulaw);
+    }
+    return mulaw;
+  };
+
   const speak = async (text: string, endCall: boolean, controller: AbortController) => {
     const turn = ++agentTurns;
-    const { voice, speechSpeed } = behaviour();
-    const pcm = synthesizeSpeech(text, { voice, speed: speechSpeed, sampleRate: RATE });
-    registry.remember(text, pcm);
-    const mulaw = encodeMulaw(pcm);
+    const mulaw = voice(text);
     const entry: VoiceAgentStream['said'][number] = {
       text,
       startMs: now(),
@@ -109,6 +125,7 @@ export function serveVoiceAgentStream(
       },
       Math.max(0, delayMs),
     );
+    if (!silent()) voice(nextClinicTurn(callerTurns, behaviour().clinic).text);
   };
 
   const addCallerTurn = (text: string) => {
