@@ -71,6 +71,19 @@ export function serveVoiceAgentStream(
     return mulaw;
   };
 
+  /** Resolves once the platform sends back mark `name`, or on `signal`'s abort. */
+  const echoes = new Map<string, () => void>();
+  const markEchoed = (name: string, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        echoes.delete(name);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      echoes.set(name, done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+
   const speak = async (text: string, endCall: boolean, controller: AbortController) => {
     const turn = ++agentTurns;
     const mulaw = voice(text);
@@ -82,8 +95,10 @@ export function serveVoiceAgentStream(
       interrupted: false,
     };
     const pacer = createFramePacer({ frameMs: FRAME_MS, signal: controller.signal });
+    const ahead = Math.round(behaviour().sendAheadMs / FRAME_MS);
     for (let at = 0; at < mulaw.length; at += FRAME) {
-      await pacer.next().catch(() => undefined);
+      // the first `ahead` frames after the first go out at once, the rest one per 20 ms after them
+      if (at === 0 || at / FRAME > ahead) await pacer.next().catch(() => undefined);
       if (controller.signal.aborted || !live()) break;
       if (at === 0) {
         entry.startMs = now();
@@ -94,11 +109,15 @@ export function serveVoiceAgentStream(
       const payload = Buffer.from(mulaw.subarray(at, at + FRAME)).toString('base64');
       send({ event: 'media', streamSid: streamSid!, media: { payload } });
     }
+    if (live() && !controller.signal.aborted) {
+      send({ event: 'mark', streamSid: streamSid!, mark: { name: `said-${turn}` } });
+      // sent ahead, it is still talking until the platform has played it all (or it yields)
+      if (ahead > 0) await markEchoed(`said-${turn}`, controller.signal);
+    }
     entry.endMs = now();
     entry.interrupted = controller.signal.aborted;
     if (record.said.includes(entry)) notify('said');
     if (!live() || entry.interrupted) return;
-    send({ event: 'mark', streamSid: streamSid!, mark: { name: `said-${turn}` } });
     const { hangUpAfterGoodbye, closeAfterTurns } = behaviour();
     if (endCall && hangUpAfterGoodbye) close(1000, 'goodbye');
     else if (closeAfterTurns !== null && agentTurns >= closeAfterTurns)
@@ -224,6 +243,7 @@ export function serveVoiceAgentStream(
     }
     if (message.event === 'mark') {
       record.marks.push({ name: message.mark.name, atMs: now() });
+      echoes.get(message.mark.name)?.();
       return notify('mark');
     }
     record.stopped = true;

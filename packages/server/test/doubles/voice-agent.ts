@@ -27,6 +27,7 @@ export type VoiceAgentBehaviour = {
   closeAfterTurns: number | null;
   voice: string;
   speechSpeed: number;
+  sendAheadMs: number;
   clinic: ClinicBehaviour;
 };
 
@@ -41,7 +42,7 @@ export type VoiceAgentStream = {
   start: StartMessage['start'] | null;
   /** The caller's utterances, as the VAD cut them and the registry recognised them ('' if not). */
   heard: Array<{ text: string; startMs: number; endMs: number }>;
-  /** The agent's utterances; `endMs` null while speaking, `interrupted` when it yielded. */
+  /** The agent's utterances; `endMs` null while sending, `interrupted` when it yielded. */
   /**
    * What it said; `heardMs` is where the inbound audio stood when the first frame went out, so
    * `heardMs` minus a caller turn's `heard[].endMs` is the latency the agent really gave (the
@@ -83,6 +84,11 @@ export interface VoiceAgentDoubleOptions {
   voice?: string;
   /** Its speaking rate (a multiplier; 2 is twice as fast): shortens tests. @default 1 */
   speechSpeed?: number;
+  /**
+   * How far ahead of real time it sends its audio, as agents that forward a realtime model's audio
+   * as it comes do (they rely on the platform's buffer, and `clear` it on a barge-in). @default 0
+   */
+  sendAheadMs?: number;
   /** Books without reading the date back, as the text agent does for `skipReadbackRate`. @default false */
   skipReadback?: boolean;
   /** A service whose price it quotes wrong (`wrongPriceOf`). @default null */
@@ -119,6 +125,7 @@ const behaviourOf = (options: VoiceAgentDoubleOptions): VoiceAgentBehaviour => (
   closeAfterTurns: options.closeAfterTurns ?? null,
   voice: options.voice ?? 'riley',
   speechSpeed: options.speechSpeed ?? 1,
+  sendAheadMs: options.sendAheadMs ?? 0,
   clinic: {
     skipReadback: options.skipReadback ?? false,
     wrongPriceService: options.wrongPriceService ?? null,

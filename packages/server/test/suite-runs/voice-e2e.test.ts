@@ -2,6 +2,7 @@ import { SuiteRunSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRunnableSuite, startRun } from '../../src/modules/suite-runs/run-fixtures.js';
 import { decodeWav, rmsDbfs } from '../../src/voice/audio/index.js';
+import { CLINIC_GREETING } from '../doubles/clinic-agent.js';
 import { type JudgeDouble, startJudgeDouble } from '../doubles/judge.js';
 import { type PersonaDouble, startPersonaDouble } from '../doubles/persona.js';
 import { type SpeechProviderDouble, startSpeechProviderDouble } from '../doubles/speech-provider.js';
@@ -100,6 +101,14 @@ const runOnce = async (
   return { run: done, call };
 };
 
+/** The import row holding a finished run's (one) call: its recording and diarised transcript. */
+const recordedRow = async (run: { call_import_id: string | null }) =>
+  (
+    await h.request('GET', `/api/v1/call-imports/${run.call_import_id}?row_limit=10`, {
+      headers: await h.as('READER'),
+    })
+  ).body.rows[0];
+
 describe('suite runs over a Twilio Media Stream', () => {
   it('records both tracks, transcribes, scores and measures the agent’s latency', async () => {
     const agent = await voiceAgent();
@@ -120,6 +129,14 @@ describe('suite runs over a Twilio Media Stream', () => {
     expect(run).toMatchObject({ channel: 'voice', status: 'completed', calls_completed: 1 });
     expect(call).toMatchObject({ status: 'completed', error: null });
     expect(agent.streams[0]!.start?.customParameters).toEqual({ tenant: 'clinic' });
+    // the platform sent back the mark after each utterance the agent finished, once it had played
+    const { said: agentSaid, marks } = agent.streams[0]!;
+    expect(marks.map((m) => m.name).slice(0, agentSaid.length - 1)).toEqual(
+      agentSaid.slice(0, -1).map((_, i) => `said-${i + 1}`),
+    );
+    for (const [i, mark] of marks.entries()) {
+      expect(mark.atMs).toBeGreaterThanOrEqual(agentSaid[i]?.endMs ?? Number.POSITIVE_INFINITY);
+    }
 
     // the agent's latency, measured from the audio, within 30 ms of the latency the double gave:
     // the configured one (checked to within 30 ms by `pnpm bench voice`), or later when a busy
@@ -139,11 +156,7 @@ describe('suite runs over a Twilio Media Stream', () => {
     });
     expect(run.voice_summary?.agent_latency_p50_ms).toBe(measures.agent_latency_p50_ms);
 
-    const row = (
-      await h.request('GET', `/api/v1/call-imports/${run.call_import_id}?row_limit=10`, {
-        headers: await h.as('READER'),
-      })
-    ).body.rows[0];
+    const row = await recordedRow(run);
     expect(row.diarised_transcript_status).toBe('completed');
     // what each side did, on its own timeline, for a failure to show
     const timeline = JSON.stringify({
@@ -223,6 +236,19 @@ describe('suite runs over a Twilio Media Stream', () => {
       yielded_on_barge_in: false,
     });
     expect(stubborn.run.metric_summary[0]).toMatchObject({ metric_name: 'Stubborn yields', flagged: 1 });
+  }, 180_000);
+
+  it('keeps only what played of an agent that sends ahead and clears on a barge-in', async () => {
+    // the whole greeting arrives at once, as from an agent forwarding a realtime model's audio
+    const agent = await voiceAgent({ speechSpeed: 0.6, sendAheadMs: 60_000 });
+    const { run, call } = await runOnce(agent, { allow_interruptions: true, max_turns: 2 });
+    expect(agent.streams[0]!.clears.length).toBeGreaterThanOrEqual(1);
+    expect(call.voice_measures).toMatchObject({ caller_interruptions: 1, yielded_on_barge_in: true });
+    // the recording, and so the transcript, end the greeting where the caller stopped hearing it
+    const [greeting] = (await recordedRow(run)).diarised_transcript;
+    expect(greeting.speaker).toBe('agent');
+    expect(CLINIC_GREETING.startsWith(greeting.text.replace(/[.,?]$/, ''))).toBe(true);
+    expect(greeting.text.length).toBeLessThan(CLINIC_GREETING.length - 10);
   }, 180_000);
 
   it('ends the call with a typed error on a silent or a closed socket', async () => {

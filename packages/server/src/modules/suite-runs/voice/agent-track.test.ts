@@ -7,28 +7,48 @@ import {
   encodeMulaw,
   toFrames,
 } from '../../../voice/audio/index.js';
-import { AGENT_JITTER_MS, createAgentTrack } from './agent-track.js';
+import { AGENT_JITTER_MS, type AgentUtterance, createAgentTrack } from './agent-track.js';
 
 const clip = decodeWav(readAudioFixture('speech-8k.wav')).channels[0]!;
 // the clip's first sentence, as the agent's μ-law frames carry it
 const [first] = SPEECH_CLIP_UTTERANCES;
 const sentence = decodeMulaw(encodeMulaw(clip.subarray(first.startMs * 8, Math.round(first.endMs * 8))));
 const frames = toFrames(sentence, 8000).map((frame) => encodeMulaw(frame));
+const sentenceMs = sentence.length / 8;
 
 /**
- * Plays a call's ticks as the caller's track does (one every 20 ms, with the agent's frames that
- * arrived by then pushed first), the agent's frame k arriving `arrivalMs(k)` into the stream.
+ * Plays a call's ticks as the caller's track does (one every 20 ms, with what the agent sent by
+ * then fed first), the agent's frame k arriving `arrivalMs(k)` into the stream; a mark may follow a
+ * frame, and a `clear` may come at a tick.
  */
-const play = (arrivalMs: (k: number) => number, untilMs = 6000) => {
+const play = (
+  arrivalMs: (k: number) => number,
+  agentSends: { markAfter?: number; clearAtMs?: number } = {},
+) => {
   const recorder = createStereoRecorder(8000);
-  const track = createAgentTrack({ recorder, onStart: () => {}, onUtterance: () => {} });
+  const ended: Array<AgentUtterance & { reportedAtMs: number }> = [];
+  const echoed: number[] = [];
+  let now = 0;
+  const track = createAgentTrack({
+    recorder,
+    onStart: () => {},
+    onUtterance: (utterance) => ended.push({ ...utterance, reportedAtMs: now }),
+    onMarkPlayed: (name) => {
+      expect(name).toBe('said-1');
+      echoed.push(now);
+    },
+  });
   let next = 0;
-  for (let at = 0; at <= untilMs; at += 20) {
-    for (; next < frames.length && arrivalMs(next) <= at; next++) track.push(frames[next]!, at);
-    track.advanceTo(at);
+  for (; now <= 6000; now += 20) {
+    for (; next < frames.length && arrivalMs(next) <= now; next++) {
+      track.push(frames[next]!, now);
+      if (next === agentSends.markAfter) track.mark('said-1');
+    }
+    if (now === agentSends.clearAtMs) track.clear();
+    track.advanceTo(now);
   }
   track.flush();
-  return { agent: decodeWav(recorder.toWav()).channels[0]!, segments: track.segments() };
+  return { agent: decodeWav(recorder.toWav()).channels[0]!, segments: track.segments(), ended, echoed };
 };
 
 /** The samples of `audio` from `ms` on, as long as the sentence. */
@@ -55,14 +75,36 @@ describe('createAgentTrack', () => {
     );
   });
 
-  it('plays frames sent ahead of real time back to back from their arrival', () => {
-    const { agent, segments } = play(() => 700);
-    expect(at(agent, 700)).toEqual(sentence);
-    expect(Math.abs(segments[0]!.startMs - 700)).toBeLessThanOrEqual(5);
-  });
-
   it('starts the first frame where it arrives, even within the allowance of the stream’s start', () => {
     const { agent } = play((k) => 60 + k * 20);
     expect(at(agent, 60)).toEqual(sentence);
+  });
+
+  it('plays audio sent ahead of real time in real time from its arrival, ending it once played', () => {
+    const { agent, segments, ended, echoed } = play(() => 700, { markAfter: frames.length - 1 });
+    expect(at(agent, 700)).toEqual(sentence);
+    expect(Math.abs(segments[0]!.startMs - 700)).toBeLessThanOrEqual(5);
+    // the utterance ends, and its mark comes back, when the caller has heard it out, not on arrival
+    expect(ended[0]!.reportedAtMs).toBeGreaterThanOrEqual(ended[0]!.endMs);
+    expect(echoed).toHaveLength(1);
+    expect(echoed[0]).toBeGreaterThanOrEqual(700 + sentenceMs);
+    expect(echoed[0]).toBeLessThanOrEqual(700 + sentenceMs + 20);
+  });
+
+  it('sends a real-time agent’s mark back within a frame of its audio ending', () => {
+    const { echoed } = play((k) => 1000 + k * 20, { markAfter: frames.length - 1 });
+    expect(echoed).toHaveLength(1);
+    expect(echoed[0]).toBeGreaterThanOrEqual(1000 + sentenceMs);
+    expect(echoed[0]).toBeLessThanOrEqual(1000 + sentenceMs + 40);
+  });
+
+  it('drops what has not played on clear and sends its mark back at once', () => {
+    const { agent, segments, echoed } = play(() => 700, { markAfter: frames.length - 1, clearAtMs: 1200 });
+    // played up to the clear (and the one frame ahead of it), silence after
+    expect(agent.slice(700 * 8, 1200 * 8)).toEqual(sentence.slice(0, 500 * 8));
+    expect(agent.slice(1220 * 8).every((s) => s === 0)).toBe(true);
+    expect(segments).toHaveLength(1);
+    expect(segments[0]!.endMs).toBeLessThanOrEqual(1220);
+    expect(echoed).toEqual([1200]);
   });
 });

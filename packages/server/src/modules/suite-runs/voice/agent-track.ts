@@ -22,16 +22,21 @@ const REFINE_MS = 150;
 export type AgentUtterance = Segment & { pcm: Int16Array };
 
 /**
- * The agent's side of the stream on one sample-accurate timeline from the start of the stream:
- * its audio continues the audio it follows when it arrives within `AGENT_JITTER_MS` of its end
- * (network and scheduling jitter), else lands where it arrives; gaps are silence, and
- * everything is recorded (left channel) and cut into utterances by voice-activity detection, each
- * reported with its true boundaries once the VAD's hangover confirms its end.
+ * The agent's side of the stream on one sample-accurate timeline from the start of the stream,
+ * played as Twilio plays what an agent sends: its audio is queued and played in real time, so an
+ * agent may send ahead (a `clear` drops what has not played yet) or a little late (a frame within
+ * `AGENT_JITTER_MS` of the end of the audio it follows continues it); audio that arrives later
+ * starts playing where it arrives, and gaps are silence. A `mark` is sent back once the audio
+ * before it has played, or when a `clear` drops it. Everything played is recorded (left channel)
+ * and cut into utterances by voice-activity detection, each reported with its true boundaries
+ * once the VAD's hangover confirms its end.
  */
 export const createAgentTrack = (options: {
   recorder: ReturnType<typeof createStereoRecorder>;
   onStart: (atMs: number) => void;
   onUtterance: (utterance: AgentUtterance) => void;
+  /** The audio before the agent's mark `name` has played (or was cleared): echo it. */
+  onMarkPlayed?: (name: string) => void;
 }) => {
   const frame = samplesPerFrame(RATE);
   const vad = createVad({ sampleRate: RATE });
@@ -43,6 +48,10 @@ export const createAgentTrack = (options: {
   let audioEnd = Number.NEGATIVE_INFINITY;
   let analysed = 0;
   let startMs: number | null = null;
+  // what the agent sent that has not played yet, in order
+  const queue: Array<{ pcm: Int16Array } | { mark: string }> = [];
+  // marks whose audio is all on the timeline, with the sample it ends at
+  const marks: Array<{ name: string; at: number }> = [];
 
   /**
    * An utterance's true edges: the VAD's boundaries widened by `REFINE_MS` and narrowed to where
@@ -82,22 +91,65 @@ export const createAgentTrack = (options: {
     }
   };
 
+  /** Lays queued audio on the timeline up to sample `until`; marks reached wait to be played. */
+  const play = (until: number) => {
+    while (queue.length > 0) {
+      const head = queue[0]!;
+      if ('mark' in head) {
+        marks.push({ name: head.mark, at: length });
+        queue.shift();
+        continue;
+      }
+      if (length >= until) break;
+      const pcm = head.pcm.subarray(0, until - length);
+      options.recorder.agent(length / PER_MS, pcm);
+      append(pcm);
+      audioEnd = length;
+      if (pcm.length === head.pcm.length) queue.shift();
+      else queue[0] = { pcm: head.pcm.subarray(pcm.length) };
+    }
+  };
+  const echoMarks = (upTo: number) => {
+    while (marks.length > 0 && marks[0]!.at <= upTo) options.onMarkPlayed?.(marks.shift()!.name);
+  };
+
   return {
-    /** Feeds the agent's audio as it arrives (`atMs`: when it arrived, on the caller's timeline). */
+    /**
+     * Feeds the agent's audio as it arrives (`atMs`: when it arrived, on the caller's timeline): it
+     * plays at once, one frame of it ahead of the caller's clock, and the rest as time goes on.
+     */
     push: (mulaw: Uint8Array, atMs: number) => {
       const at = Math.round(atMs * PER_MS);
       // a late frame within the jitter allowance continues its utterance: `advanceTo` has laid no
       // silence after it yet, so it lands at the end of the timeline
-      if (at - audioEnd > AGENT_JITTER_MS * PER_MS && at > length) append(at - length);
-      const pcm = decodeMulaw(mulaw);
-      options.recorder.agent(length / PER_MS, pcm);
-      append(pcm);
-      audioEnd = length;
+      if (queue.length === 0 && at - audioEnd > AGENT_JITTER_MS * PER_MS && at > length) {
+        append(at - length);
+      }
+      queue.push({ pcm: decodeMulaw(mulaw) });
+      play(at + frame);
     },
-    /** Advances the timeline to `nowMs` less the jitter allowance: no audio by then is silence. */
+    /** The agent's `mark`: sent back once the audio queued before it has played. */
+    mark: (name: string) => {
+      queue.push({ mark: name });
+      play(length);
+    },
+    /** The agent's `clear`: audio not played yet is dropped and its marks are sent back now. */
+    clear: () => {
+      for (const item of queue) if ('mark' in item) marks.push({ name: item.mark, at: length });
+      queue.length = 0;
+      echoMarks(Number.POSITIVE_INFINITY);
+    },
+    /**
+     * Advances the timeline to `nowMs`: queued audio plays on, marks whose audio has played are
+     * sent back, and with nothing queued the timeline is silence up to `nowMs` less the jitter
+     * allowance.
+     */
     advanceTo: (nowMs: number) => {
-      const target = Math.round((nowMs - AGENT_JITTER_MS) * PER_MS);
-      if (target > length) append(target - length);
+      const now = Math.round(nowMs * PER_MS);
+      play(now + frame);
+      echoMarks(now);
+      const target = now - AGENT_JITTER_MS * PER_MS;
+      if (queue.length === 0 && target > length) append(target - length);
     },
     /** Whether the agent is speaking now (an utterance has started and not ended). */
     speaking: () => startMs !== null,

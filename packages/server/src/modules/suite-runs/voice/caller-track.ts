@@ -27,7 +27,7 @@ export const createCallerTrack = (options: {
   /** 8 kHz ambient noise looped under the whole track, and its gain; null for none. */
   noise: { pcm: Int16Array; gain: number } | null;
   signal: AbortSignal;
-  /** Called on every tick with the stream time, so the agent's side can advance with it. */
+  /** Called on every tick with the stream time after its frame (`nowMs()`), so the agent's side can advance with it. */
   onTick?: (atMs: number) => void;
 }) => {
   const frame = samplesPerFrame(RATE);
@@ -76,7 +76,7 @@ export const createCallerTrack = (options: {
       const pcm = nextFrame(atMs);
       options.recorder.caller(atMs, pcm);
       options.send(encodeMulaw(pcm));
-      options.onTick?.(atMs);
+      options.onTick?.(tick * 20);
     }
   })();
 

@@ -86,18 +86,23 @@ export const runVoiceCall = async (
     recorder,
     onStart: (at) => waiter.agentStarted(at),
     onUtterance: (u) => waiter.agentUtterance(u),
+    onMarkPlayed: (name) => session.sendMark(name),
   });
   const caller = createCallerTrack({
     send: (f) => session.sendAudio(f),
     recorder,
     noise: parties.noise,
     signal: stop,
-    onTick: (at) => agent.advanceTo(at),
+    onTick: (nowMs) => agent.advanceTo(nowMs),
   });
   // the agent's audio is placed on the caller's timeline (the frames sent so far), the one the
   // caller's speech and the agent's own ears are on: a tick the event loop delayed moves both alike
   session.onMedia((mulaw) => agent.push(mulaw, caller.nowMs()));
-  session.onClear(() => clears.push(caller.nowMs()));
+  session.onMark((name) => agent.mark(name));
+  session.onClear(() => {
+    clears.push(caller.nowMs());
+    agent.clear();
+  });
   session.onClose((info) => waiter.closed(info));
 
   const turns: TranscriptTurn[] = [];
