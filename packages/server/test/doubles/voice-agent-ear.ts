@@ -58,19 +58,26 @@ export function createCallerEar(hangoverMs: number, listeners: EarListeners) {
   const recent: Int16Array[] = [];
   let utterance: HeardSpeech | null = null;
   let stallTimer: NodeJS.Timeout | undefined;
+  let closed = false;
   const audioMs = () => framesIn * FRAME_MS;
 
   /**
    * A platform that sends nothing between turns: once its audio stops for `STALL_MS`, the VAD
    * hears the silence it would have sent. A timer that fires late means this process stalled
    * (the platform, often in it, could not send either, and its frames are due before this timer
-   * sees them), so it waits again instead of cutting the utterance.
+   * sees them), so it waits again instead of cutting the utterance. On time, it still lets the
+   * sockets be read first: a platform in this process may have sent frames in the same timers
+   * phase, and silence heard before them would put this ear ahead of the platform's timeline.
    */
   const watchForStall = () => {
     const armedAt = performance.now();
     stallTimer = setTimeout(() => {
       if (performance.now() - armedAt > STALL_MS + STALL_SLACK_MS) return watchForStall();
-      for (let i = 0; i < 500 && utterance; i++) onFrame(new Int16Array(FRAME));
+      const heard = framesIn;
+      setImmediate(() => {
+        if (framesIn !== heard || closed) return; // audio came: `hear` watches again
+        for (let i = 0; i < 500 && utterance; i++) onFrame(new Int16Array(FRAME));
+      });
     }, STALL_MS);
   };
 
@@ -109,6 +116,9 @@ export function createCallerEar(hangoverMs: number, listeners: EarListeners) {
       clearTimeout(stallTimer);
       if (utterance) watchForStall();
     },
-    close: () => clearTimeout(stallTimer),
+    close: () => {
+      closed = true;
+      clearTimeout(stallTimer);
+    },
   };
 }
