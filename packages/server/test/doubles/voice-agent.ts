@@ -42,11 +42,11 @@ export type VoiceAgentStream = {
   start: StartMessage['start'] | null;
   /** The caller's utterances, as the VAD cut them and the registry recognised them ('' if not). */
   heard: Array<{ text: string; startMs: number; endMs: number }>;
-  /** The agent's utterances; `endMs` null while sending, `interrupted` when it yielded. */
   /**
    * What it said; `heardMs` is where the inbound audio stood when the first frame went out, so
    * `heardMs` minus a caller turn's `heard[].endMs` is the latency the agent really gave (the
-   * configured one, unless a busy machine delayed its timer).
+   * configured one, unless a busy machine delayed its timer). `endMs` is null until it has sent the
+   * utterance (and, sending ahead, until its mark came back); `interrupted` when it yielded.
    */
   said: Array<{ text: string; startMs: number; heardMs: number; endMs: number | null; interrupted: boolean }>;
   /** When the agent sent `clear`. */
