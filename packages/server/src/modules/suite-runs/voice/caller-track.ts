@@ -27,8 +27,11 @@ export const createCallerTrack = (options: {
   /** 8 kHz ambient noise looped under the whole track, and its gain; null for none. */
   noise: { pcm: Int16Array; gain: number } | null;
   signal: AbortSignal;
-  /** Called on every tick with the stream time after its frame (`nowMs()`), so the agent's side can advance with it. */
-  onTick?: (atMs: number) => void;
+  /**
+   * Called on every tick with the stream time after its frame (`nowMs()`), so the agent's side can
+   * advance with it.
+   */
+  onTick?: (nowMs: number) => void;
 }) => {
   const frame = samplesPerFrame(RATE);
   const pacer = createFramePacer({ signal: options.signal });
