@@ -8,6 +8,7 @@ import qs from 'qs';
 import type { Deps } from './deps.js';
 import { authenticate } from './http/authenticate.js';
 import { docsRouter } from './http/docs.js';
+import { withHeaderChecks } from './http/header-check.js';
 import { idempotency } from './http/idempotency.js';
 import { requestLogger } from './http/logging.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/problem.js';
@@ -125,7 +126,12 @@ export const createApp = (deps: Deps): Express => {
   // ts-rest types each middleware by the route it serves; ours serve every route. A route with
   // its own middleware (uploads) runs the text guard again after it, on the parsed form.
   const mount = <T extends AppRouter>(schema: T, router: Parameters<typeof createExpressEndpoints<T>>[1]) =>
-    createExpressEndpoints(schema, guardRouter(router), app, options as unknown as TsRestExpressOptions<T>);
+    createExpressEndpoints(
+      withHeaderChecks(schema),
+      guardRouter(router),
+      app,
+      options as unknown as TsRestExpressOptions<T>,
+    );
   mount(contract.auth, authRoutes(deps));
   mount(contract.workspaces, workspaceRoutes(deps));
   mount(contract.apiKeys, apiKeyRoutes(deps));

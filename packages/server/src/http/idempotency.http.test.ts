@@ -39,6 +39,14 @@ describe('Idempotency-Key on POST', () => {
     ).toHaveLength(0);
   });
 
+  it('is 422 for a key over 255 characters, naming the header, and creates nothing', async () => {
+    const res = await create('k'.repeat(256), 'Too long');
+    expectProblem(res, 422, 'validation_failed');
+    expect(res.body.errors).toEqual([{ path: 'headers.idempotency-key', message: expect.any(String) }]);
+    expect(await h.db('workspaces').where({ name: 'Too long' })).toHaveLength(0);
+    expect((await create('k'.repeat(255), 'Long enough')).status).toBe(201);
+  });
+
   it('scopes keys to the caller', async () => {
     const other = await h.createTenant();
     const mine = await create('shared-key', 'Ops');
