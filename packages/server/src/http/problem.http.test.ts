@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../test/access-rules.js';
 import { createHarness, type Harness } from '../../test/harness.js';
@@ -105,6 +108,17 @@ describe('security headers and CORS', () => {
     }
     const conditional = await h.request('GET', '/api/v1/auth/config', { headers: { 'if-none-match': '*' } });
     expect(conditional.status).toBe(200);
+  });
+
+  it('sends no x-powered-by from a host app that mounts it', async () => {
+    const host = express().use(h.server.app);
+    const server = host.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    const api = await fetch(`http://127.0.0.1:${port}/api/v1/auth/config`);
+    expect(api.status).toBe(200);
+    expect(api.headers.get('x-powered-by')).toBeNull();
+    server.close();
   });
 
   it('allows only configured origins', async () => {
