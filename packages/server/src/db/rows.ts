@@ -1,5 +1,6 @@
 /** A database timestamp as the wire's ISO 8601 string. */
-export const iso = (value: Date | string): string => new Date(value).toISOString();
+export const iso = (value: Date | string): string =>
+  (value instanceof Date ? value : new Date(value)).toISOString();
 
 /** A nullable database timestamp as a nullable ISO 8601 string. */
 export const isoOrNull = (value: Date | string | null | undefined): string | null =>

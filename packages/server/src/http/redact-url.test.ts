@@ -46,6 +46,16 @@ describe('redactUrl', () => {
     }
   });
 
+  it('matches a secret route loosely: any case, escaped letters, a mount prefix, a trailing part', () => {
+    for (const url of [
+      '/host/API/V1/Auth/Invitations/Preview/SECRET',
+      '/api/v1/auth/invitations/pr%65view/SECRET/extra',
+    ]) {
+      expect(redactUrl(url)).not.toContain('SECRET');
+    }
+    expect(redactUrl('/api/v1/auth/invitations/SECRET')).toBe('/api/v1/auth/invitations/SECRET');
+  });
+
   it('leaves a path without secrets and ordinary query parameters as they are', () => {
     const url = '/api/v1/api-keys/0c9a?page=2&q=a%20b&flag&api_key_id=3';
     expect(redactUrl(url)).toBe(url);

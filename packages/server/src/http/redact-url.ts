@@ -75,6 +75,10 @@ const secretRoutes = (router: AppRouter): Segment[][] =>
     .filter((segments) => segments.some((s) => 'secret' in s && s.secret));
 
 const SECRET_ROUTES = secretRoutes(contract);
+/** The literal segments of each secret route: a path lacking one of them cannot match that route. */
+const SECRET_ROUTE_LITERALS = SECRET_ROUTES.map((route) =>
+  route.flatMap((seg) => ('literal' in seg ? [seg.literal] : [])),
+);
 
 /**
  * Replaces the secret segments of a raw path that matches a secret route, more loosely than Express
@@ -82,6 +86,12 @@ const SECRET_ROUTES = secretRoutes(contract);
  * host app), so a mistyped URL that Express answers 404 loses its secret too.
  */
 const redactPath = (path: string): string => {
+  // the common case, checked before any split: no escapes, and for every secret route some
+  // literal segment that the lower-cased path does not even contain
+  if (!path.includes('%')) {
+    const lower = path.toLowerCase();
+    if (!SECRET_ROUTE_LITERALS.some((literals) => literals.every((l) => lower.includes(l)))) return path;
+  }
   const parts = path.split('/');
   // each part decoded and lower-cased once, not once per route and position
   const plain = parts.map((part) => (part.includes('%') ? (decoded(part) ?? part) : part).toLowerCase());
