@@ -44,10 +44,10 @@ const withQuickAccept = (schema: z.ZodTypeAny, fields: Array<[string, number]>):
 
 /**
  * The contract as the server validates it: ts-rest checks the headers of every request against
- * the contract's base header schema, and zod 3 takes longer for that than any other step of a
- * GET (bench/http-overhead). Node hands a header over as a string, so such a schema of optional
- * strings can only fail on length: checked first, zod runs only when it fails. The contract
- * itself (clients, the OpenAPI document) is left as it is.
+ * the contract's base header schema, the larger part of its zod work on a GET (1.2 µs in
+ * isolation, against 0.7 µs for the path parameters). Node hands a header over as a string, so
+ * such a schema of optional strings can only fail on length: checked first, zod runs only when it
+ * fails. The contract itself (clients, the OpenAPI document) is left as it is.
  */
 export const withHeaderChecks = <T extends AppRouter>(router: T): T => {
   const checked = new Map<unknown, z.ZodTypeAny>();
