@@ -140,13 +140,19 @@ describe('suite runs over a Twilio Media Stream', () => {
 
     // the agent's latency, measured from the audio, within 30 ms of the latency the double gave:
     // the configured one (checked to within 30 ms by `pnpm bench voice`), or later when a busy
-    // machine delayed the double's timer, which the measure must see as it is
+    // machine delayed the double's timer, which the measure must see as it is. The answer to the
+    // caller's goodbye starts just before the platform hangs up (HANG_UP_AFTER_MS, 800 ms, after
+    // it): on a busy machine too little of it may arrive to be measured, so the platform's median
+    // may be over every turn or over all but that last one (seen in CI: 720 against 752, p95 exact)
     const measures = call.voice_measures;
     const given = givenLatencies(agent.streams[0]!);
-    expect(given.length).toBeGreaterThanOrEqual(2);
+    expect(given.length).toBeGreaterThanOrEqual(3);
     expect(Math.min(...given)).toBeGreaterThanOrEqual(LATENCY_MS - 5);
     expect(
-      Math.abs(measures.agent_latency_p50_ms - median(given)),
+      Math.min(
+        Math.abs(measures.agent_latency_p50_ms - median(given)),
+        Math.abs(measures.agent_latency_p50_ms - median(given.slice(0, -1))),
+      ),
       `${JSON.stringify(measures)} given ${JSON.stringify(given)}`,
     ).toBeLessThanOrEqual(30);
     expect(measures).toMatchObject({
