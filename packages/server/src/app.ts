@@ -13,6 +13,7 @@ import { requestLogger } from './http/logging.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/problem.js';
 import { authRateLimit, RATE_LIMITED_PATHS } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
+import { resourceRouters } from './http/resource-routers.js';
 import { guardRouter, textGuard } from './http/text-guard.js';
 import { agentRoutes } from './modules/agents/routes.js';
 import { aiProviderRoutes } from './modules/ai-providers/routes.js';
@@ -112,35 +113,38 @@ export const createApp = (deps: Deps): Express => {
     globalMiddleware: [authenticate(deps), textGuard, idempotency(deps)],
     requestValidationErrorHandler,
   };
+  const api = withHeaderChecks(contract);
+  const routers = resourceRouters();
+  app.use(routers.dispatch);
   // ts-rest types each middleware by the route it serves; ours serve every route. A route with
   // its own middleware (uploads) runs the text guard again after it, on the parsed form.
-  const mount = <T extends AppRouter>(schema: T, router: Parameters<typeof createExpressEndpoints<T>>[1]) =>
+  const mount = <T extends AppRouter>(area: T, router: Parameters<typeof createExpressEndpoints<T>>[1]) =>
     createExpressEndpoints(
-      withHeaderChecks(schema),
+      area,
       guardRouter(router),
-      app,
+      routers.routerFor(area),
       options as unknown as TsRestExpressOptions<T>,
     );
-  mount(contract.auth, authRoutes(deps));
-  mount(contract.workspaces, workspaceRoutes(deps));
-  mount(contract.apiKeys, apiKeyRoutes(deps));
-  mount(contract.invitations, invitationRoutes(deps));
-  mount(contract.metrics, metricRoutes(deps));
-  mount(contract.voiceBundles, voiceBundleRoutes(deps));
-  mount(contract.callImportSchemas, callImportSchemaRoutes(deps));
-  mount(contract.callImports, callImportRoutes(deps));
-  mount(contract.evaluations, evaluationRoutes(deps));
-  mount(contract.tags, tagRoutes(deps));
-  mount(contract.aiProviders, aiProviderRoutes(deps));
-  mount(contract.integrations, integrationRoutes(deps));
-  mount(contract.agents, agentRoutes(deps));
-  mount(contract.scenarios, scenarioRoutes(deps));
-  mount(contract.personas, personaRoutes(deps));
-  mount(contract.evaluators, evaluatorRoutes(deps));
-  mount(contract.evaluatorSuites, evaluatorSuiteRoutes(deps));
-  mount(contract.suiteRuns, suiteRunRoutes(deps));
-  mount(contract.evaluatorResults, evaluatorResultRoutes(deps));
-  mount(contract.webhookEndpoints, webhookEndpointRoutes(deps));
+  mount(api.auth, authRoutes(deps));
+  mount(api.workspaces, workspaceRoutes(deps));
+  mount(api.apiKeys, apiKeyRoutes(deps));
+  mount(api.invitations, invitationRoutes(deps));
+  mount(api.metrics, metricRoutes(deps));
+  mount(api.voiceBundles, voiceBundleRoutes(deps));
+  mount(api.callImportSchemas, callImportSchemaRoutes(deps));
+  mount(api.callImports, callImportRoutes(deps));
+  mount(api.evaluations, evaluationRoutes(deps));
+  mount(api.tags, tagRoutes(deps));
+  mount(api.aiProviders, aiProviderRoutes(deps));
+  mount(api.integrations, integrationRoutes(deps));
+  mount(api.agents, agentRoutes(deps));
+  mount(api.scenarios, scenarioRoutes(deps));
+  mount(api.personas, personaRoutes(deps));
+  mount(api.evaluators, evaluatorRoutes(deps));
+  mount(api.evaluatorSuites, evaluatorSuiteRoutes(deps));
+  mount(api.suiteRuns, suiteRunRoutes(deps));
+  mount(api.evaluatorResults, evaluatorResultRoutes(deps));
+  mount(api.webhookEndpoints, webhookEndpointRoutes(deps));
 
   app.use(docsRouter());
   app.use(notFoundHandler);
