@@ -51,13 +51,15 @@ const essentialsApp = (
     res.setHeader('Cache-Control', 'no-store');
     const started = performance.now();
     res.on('finish', () => {
-      const responseTime = Math.round(performance.now() - started);
-      const line = {
-        reqId: id,
-        req: { method: req.method, url: req.originalUrl },
-        res: { statusCode: res.statusCode },
-      };
-      logger.info({ ...line, responseTime }, 'request:completed');
+      logger.info(
+        {
+          reqId: id,
+          req: { method: req.method, url: req.originalUrl },
+          res: { statusCode: res.statusCode },
+          responseTime: Math.round(performance.now() - started),
+        },
+        'request:completed',
+      );
     });
     const key = req.get('x-api-key');
     if (!key || keys.get(sha256(key)) !== organizationId) {
