@@ -1,5 +1,6 @@
-import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
+import type { AppRouter } from '@ts-rest/core';
 import { contract } from '@voice-eval/contract';
+import { routesOf } from './contract-routes.js';
 
 export const REDACTED = '[redacted]';
 
@@ -42,9 +43,6 @@ export const isSecretName = (name: string): boolean => {
   if (words.at(-1) === 'id') return false;
   return words.some((w) => SECRET_WORDS.has(w));
 };
-
-const routesOf = (router: AppRouter): AppRoute[] =>
-  Object.values(router).flatMap((r) => (isAppRoute(r) ? [r] : routesOf(r)));
 
 const decoded = (raw: string): string | undefined => {
   try {

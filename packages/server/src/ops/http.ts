@@ -4,6 +4,7 @@ import { contract } from '@voice-eval/contract';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
+import { routesOf } from '../http/contract-routes.js';
 import { sendProblem } from '../http/problem.js';
 import type { Readiness } from './health.js';
 import type { ServerMetrics } from './metrics.js';
@@ -75,19 +76,12 @@ export const opsEndpoints = (options: {
 /** Paths without parameters, per method: a request answered before routing still gets its template. */
 const staticTemplates = (): Map<string, Set<string>> => {
   const byMethod = new Map<string, Set<string>>();
-  const walk = (node: unknown) => {
-    const route = node as AppRoute;
-    if (typeof route.method === 'string' && typeof route.path === 'string') {
-      if (!route.path.includes(':')) {
-        const set = byMethod.get(route.method) ?? new Set();
-        set.add(route.path);
-        byMethod.set(route.method, set);
-      }
-      return;
-    }
-    for (const child of Object.values(node as Record<string, unknown>)) walk(child);
-  };
-  walk(contract);
+  for (const route of routesOf(contract)) {
+    if (route.path.includes(':')) continue;
+    const set = byMethod.get(route.method) ?? new Set();
+    set.add(route.path);
+    byMethod.set(route.method, set);
+  }
   return byMethod;
 };
 
