@@ -77,8 +77,9 @@ const essentialsApp = (
 /**
  * One authenticated, workspace-scoped GET by id (`GET /api/v1/workspaces/:id` with an API key) on
  * the full server, against a bare Express handler running the same SELECT with no auth, on the
- * same database in the same process. Production settings: no response validation, info logs
- * (written to /dev/null so the terminal is not the bottleneck). A third server, bare Express with
+ * same database in the same process (the load comes from a child process, `measure`). Production
+ * settings: no response validation, info logs (written to /dev/null so the terminal is not the
+ * bottleneck). A third server, bare Express with
  * only the per-request essentials (`essentialsApp`), is measured against the same baseline: the
  * ratio no Express server that authenticates and logs each request can beat, so what is ours to
  * cut is the distance between the two.
@@ -148,8 +149,13 @@ export const httpOverhead = async ({ seconds = 5, rounds = 5, connections = 10 }
   return {
     ...result,
     ratioWithoutRequestLog,
+    essentialsRoundMin: floor.roundRatioMin,
+    essentialsRoundMax: floor.roundRatioMax,
     essentials: floor.subject,
     essentialsRatio: floor.ratio,
+    // server CPU per request above bare, each against the bare rounds of its own comparison
+    cpuAboveBareUs: result.subjectCpuUs - result.baselineCpuUs,
+    essentialsCpuAboveBareUs: floor.subjectCpuUs - floor.baselineCpuUs,
     postgres: process.env.BENCH_DATABASE_URL ? 1 : 0,
     metrics: ve.config.metrics ? 1 : 0,
   };

@@ -1,23 +1,38 @@
-import autocannon from 'autocannon';
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import type { LoadReport } from './load.js';
 
 export type Load = { url: string; headers?: Record<string, string>; seconds: number; connections: number };
 
-export type Throughput = { requestsPerSecond: number; p99Ms: number; non2xx: number; errors: number };
+export type Throughput = {
+  requestsPerSecond: number;
+  requests: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  /** CPU time (user + system) this process spent per request served: the server's, when it runs here. */
+  serverCpuUs: number;
+};
 
-/** Drives one URL with autocannon for a fixed time and reports mean throughput and p99 latency. */
+/**
+ * Drives one URL with autocannon for a fixed time and reports mean throughput and p99 latency.
+ * autocannon runs in a child process (`load.ts`): in this one it would share the event loop, and
+ * the CPU, of the server it measures.
+ */
 export const measure = async (load: Load): Promise<Throughput> => {
-  const result = await autocannon({
-    url: load.url,
-    headers: load.headers,
-    duration: load.seconds,
-    connections: load.connections,
+  const child = fork(new URL('./load.ts', import.meta.url));
+  const cpu = process.cpuUsage();
+  child.send(load);
+  const result = await new Promise<LoadReport>((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code, signal) =>
+      reject(new Error(`${load.url}: the load generator exited (${signal ?? code}) without a report`)),
+    );
   });
-  return {
-    requestsPerSecond: result.requests.average,
-    p99Ms: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  };
+  const used = process.cpuUsage(cpu);
+  if (child.exitCode === null) await once(child, 'exit');
+  if ('error' in result) throw new Error(`${load.url}: the load generator failed: ${result.error}`);
+  return { ...result, serverCpuUs: (used.user + used.system) / Math.max(1, result.requests) };
 };
 
 /**
@@ -29,12 +44,27 @@ export const compare = async (subject: Load, baseline: Load, rounds: number) => 
   const warmUp = { seconds: Math.min(2, subject.seconds) };
   await measure({ ...baseline, ...warmUp });
   await measure({ ...subject, ...warmUp });
-  const totals = { subject: 0, baseline: 0, subjectP99: 0, baselineP99: 0, failures: 0 };
+  const totals = {
+    subject: 0,
+    baseline: 0,
+    subjectCpuUs: 0,
+    baselineCpuUs: 0,
+    subjectP99: 0,
+    baselineP99: 0,
+    failures: 0,
+    /** the lowest and highest ratio of one round's pair: how far the machine's noise reaches */
+    roundRatioMin: Number.POSITIVE_INFINITY,
+    roundRatioMax: 0,
+  };
   for (let i = 0; i < rounds; i++) {
     const b = await measure(baseline);
     const s = await measure(subject);
     totals.subject += s.requestsPerSecond;
     totals.baseline += b.requestsPerSecond;
+    totals.roundRatioMin = Math.min(totals.roundRatioMin, s.requestsPerSecond / b.requestsPerSecond);
+    totals.roundRatioMax = Math.max(totals.roundRatioMax, s.requestsPerSecond / b.requestsPerSecond);
+    totals.subjectCpuUs += s.serverCpuUs;
+    totals.baselineCpuUs += b.serverCpuUs;
     totals.subjectP99 = Math.max(totals.subjectP99, s.p99Ms);
     totals.baselineP99 = Math.max(totals.baselineP99, b.p99Ms);
     totals.failures += s.non2xx + s.errors + b.non2xx + b.errors;
@@ -43,6 +73,8 @@ export const compare = async (subject: Load, baseline: Load, rounds: number) => 
     ...totals,
     subject: totals.subject / rounds,
     baseline: totals.baseline / rounds,
+    subjectCpuUs: totals.subjectCpuUs / rounds,
+    baselineCpuUs: totals.baselineCpuUs / rounds,
     ratio: totals.subject / totals.baseline,
   };
 };

@@ -22,11 +22,14 @@ const BENCHES: Bench[] = [
     run: () => httpOverhead(),
     print: (r) =>
       `http-overhead (${r.postgres ? 'Postgres' : 'PGlite'}, metrics ${r.metrics ? 'on' : 'off'}): ${fmt(r.subject!)} req/s (API key, workspace-scoped GET by id) vs ${fmt(r.baseline!)} req/s ` +
-      `(bare Express + same SELECT); ratio ${fmt(r.ratio!, 3)} (target >= 0.92), ` +
+      `(bare Express + same SELECT); ratio ${fmt(r.ratio!, 3)} (target >= 0.92; rounds ` +
+      `${fmt(r.roundRatioMin!, 3)}–${fmt(r.roundRatioMax!, 3)}), ` +
       `${fmt(r.ratioWithoutRequestLog!, 3)} without the per-request log line; ` +
       `max p99 ${fmt(r.subjectP99!)} ms vs ${fmt(r.baselineP99!)} ms; failed requests ${r.failures}\n` +
       `  floor: bare Express + request id, security headers, API-key lookup and log line ${fmt(r.essentials!)} req/s, ` +
-      `ratio ${fmt(r.essentialsRatio!, 3)} of bare; ours at ${fmt(r.ratio! / r.essentialsRatio!, 3)} of that floor`,
+      `ratio ${fmt(r.essentialsRatio!, 3)} of bare (rounds ${fmt(r.essentialsRoundMin!, 3)}–${fmt(r.essentialsRoundMax!, 3)}); ours at ${fmt(r.ratio! / r.essentialsRatio!, 3)} of that floor\n` +
+      `  server CPU per request: bare ${fmt(r.baselineCpuUs!)} µs, ours +${fmt(r.cpuAboveBareUs!)} µs, ` +
+      `floor +${fmt(r.essentialsCpuAboveBareUs!)} µs`,
   },
   {
     name: 'call-imports',
