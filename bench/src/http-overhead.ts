@@ -79,10 +79,10 @@ const essentialsApp = (
  * the full server, against a bare Express handler running the same SELECT with no auth, on the
  * same database in the same process (the load comes from a child process, `measure`). Production
  * settings: no response validation, info logs (written to /dev/null so the terminal is not the
- * bottleneck). A third server, bare Express with
- * only the per-request essentials (`essentialsApp`), is measured against the same baseline: the
- * ratio no Express server that authenticates and logs each request can beat, so what is ours to
- * cut is the distance between the two.
+ * bottleneck). A third server, bare Express with only the per-request essentials
+ * (`essentialsApp`), is measured against the same baseline: the ratio no Express server that
+ * authenticates and logs each request can beat, so what is ours to cut is the distance between
+ * the two.
  */
 export const httpOverhead = async ({ seconds = 5, rounds = 5, connections = 10 } = {}) => {
   const logger = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'info' }, pino.destination('/dev/null'));
