@@ -1,4 +1,6 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import { databaseTestFiles } from './packages/server/test/database-files.js';
 
 /**
  * Resolves the workspace packages to their TypeScript sources through their custom export
@@ -25,13 +27,15 @@ const server = {
 };
 
 /** The server's tests that hold voice calls in real time, over loopback sockets. */
-const realTime = [
+const realTime = new Set([
   'test/suite-runs/voice-e2e.test.ts',
   'test/suite-runs/voice-s3.test.ts',
   'test/crash/voice-crash.test.ts',
   'test/doubles/voice-agent.test.ts',
   'src/modules/agents/agent-voice-test.http.test.ts',
-];
+]);
+const serverFiles = databaseTestFiles(fileURLToPath(new URL('./packages/server', import.meta.url)));
+const notRealTime = (file: string) => !realTime.has(file);
 
 /**
  * The test projects. Vitest 4 no longer discovers a workspace file by itself: the root `test`
@@ -39,6 +43,9 @@ const realTime = [
  */
 export default defineConfig({
   test: {
+    // Vitest's default on two cores is one worker; the files mostly wait on sockets and the
+    // database, so two run side by side. The real-time project stays one file at a time.
+    maxWorkers: 2,
     projects: [
       {
         ...source,
@@ -50,13 +57,24 @@ export default defineConfig({
         },
       },
       {
+        // the files that open a database: CI runs them on PGlite and again on Postgres
         ...server,
-        test: { ...server.test, name: 'server', exclude: [...configDefaults.exclude, ...realTime] },
+        test: { ...server.test, name: 'server', include: serverFiles.database.filter(notRealTime) },
+      },
+      {
+        // the same on either database (pure functions, parsers, planners, doubles): run once
+        ...server,
+        test: {
+          ...server.test,
+          name: 'server-unit',
+          include: serverFiles.other.filter(notRealTime),
+          globalSetup: [],
+        },
       },
       {
         // alone, after every other file: a busy machine delays the timers these calls keep time by
         ...server,
-        test: { ...server.test, name: 'server-realtime', include: realTime, fileParallelism: false },
+        test: { ...server.test, name: 'server-realtime', include: [...realTime], fileParallelism: false },
       },
       {
         ...source,
