@@ -80,7 +80,7 @@ export const commonResponses = {
 } as const;
 
 // ---------------------------------------------------------------------------
-// Query helpers: query values arrive as strings (STACK-NOTES §2.6 pitfalls 2-3)
+// Query helpers: query values arrive as strings, arrays in several shapes (docs/stack-pitfalls.md)
 // ---------------------------------------------------------------------------
 
 /** A boolean query value: only the strings `true` and `false` are accepted. */
@@ -123,7 +123,7 @@ export const pageOf = <T extends z.ZodTypeAny>(item: T) =>
   });
 
 // ---------------------------------------------------------------------------
-// Headers (lower-case keys only: STACK-NOTES §2.6 pitfall 5)
+// Headers (lower-case keys only: Node lower-cases incoming names; docs/stack-pitfalls.md)
 // ---------------------------------------------------------------------------
 
 /**

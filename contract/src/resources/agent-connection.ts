@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Timestamp } from '../common.js';
 
 /**
- * How the platform reaches an agent under test (DESIGN §10). `openai_chat`: the agent's brain
+ * How the platform reaches an agent under test in simulated calls. `openai_chat`: the agent's brain
  * behind an OpenAI-compatible chat-completions endpoint (the conversation so far is sent with
  * agent turns as `assistant` and caller turns as `user`; the greeting request carries only the
  * system prompt, or the user message `(call connected)` without one; a tool call named `end_call`
@@ -52,7 +52,7 @@ export const WebhookConnectionSchema = z.object({
 
 /**
  * A `twilio_media_stream` connection as answered: the platform plays Twilio's side of a
- * bidirectional Media Stream over a WebSocket to `url` (voice channel, DESIGN §13). The auth
+ * bidirectional Media Stream over a WebSocket to `url` (the voice channel). The auth
  * header value is write-only (`has_auth_header`).
  */
 export const TwilioMediaStreamConnectionSchema = z.object({

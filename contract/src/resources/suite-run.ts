@@ -21,7 +21,7 @@ export type SuiteRunStatus = z.infer<typeof SuiteRunStatusSchema>;
 
 /**
  * How a run's calls reach the agent, from its connection when the run started: `text`
- * (`openai_chat`, `webhook`) or `voice` (`twilio_media_stream`: audio both ways, DESIGN §13).
+ * (`openai_chat`, `webhook`) or `voice` (`twilio_media_stream`: audio both ways, Twilio's wire format).
  */
 export const SUITE_RUN_CHANNELS = ['text', 'voice'] as const;
 

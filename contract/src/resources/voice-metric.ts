@@ -3,7 +3,7 @@ import { NumericRuleSchema } from './metric-clusters.js';
 import type { VoiceMeasures } from './suite-run.js';
 
 /**
- * The voice measures a metric can score (DESIGN §13), with the metric type each needs: the numeric
+ * The voice measures a metric can score without a judge, with the metric type each needs: the numeric
  * measures as `number` metrics, whether the agent yielded on barge-in as a `boolean` one.
  */
 export const VOICE_MEASURE_METRIC_TYPES = {

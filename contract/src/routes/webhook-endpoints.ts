@@ -16,7 +16,7 @@ const endpointId = z.object({ endpoint_id: IdParam });
 const deliveryId = z.object({ endpoint_id: IdParam, delivery_id: IdParam });
 const ADMIN = { minRole: 'ADMIN' } as const;
 
-/** The organization's webhook endpoints (DESIGN §11), their deliveries and test actions; ADMIN and up. */
+/** The organization's webhook endpoints, their deliveries and test actions; ADMIN and up. */
 export const webhookEndpoints = c.router({
   list: {
     method: 'GET',

@@ -74,7 +74,7 @@ export const createApp = (deps: Deps): Express => {
   // every API response is `no-store`, so there is nothing to revalidate: no ETag (a SHA-1 of each body)
   app.set('etag', false);
   app.set('trust proxy', deps.config.trustProxy);
-  // qs turns more than 20 indexed values into an object; allow long id lists (STACK-NOTES 2.6 #3)
+  // qs turns more than 20 indexed values into an object; allow long id lists (docs/stack-pitfalls.md)
   app.set('query parser', (query: string) => qs.parse(query, { arrayLimit: 1000, depth: 5 }));
 
   app.use(requestId);

@@ -123,7 +123,7 @@ const updateSuite: RouteImpl = (req, env) => {
 
 const runOf = (env: MockEnv, req: ParsedRequest) => env.db.suiteRuns.get(idOf(req), req.workspaceId);
 
-/** Agents' connections and their test, suites' combinations and schedule, and suite runs (DESIGN §10). */
+/** Agents' connections and their test, suites' combinations and schedule, and suite runs. */
 export const simulationImpls: Record<string, RouteImpl> = {
   'agents.create': (req, env) => {
     const unusable = unusableBundle(env, req, bodyOf(req).voice_bundle_id);

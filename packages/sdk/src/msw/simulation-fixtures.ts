@@ -26,7 +26,7 @@ type SimulationFixtures = Pick<
 /** The greeting a mocked agent answers a connection test with. */
 export const MOCK_GREETING = 'Hello, thanks for calling. How can I help you today?';
 
-/** Fixtures of simulated calls (DESIGN §10): connection tests, suite runs, their calls and comparisons. */
+/** Fixtures of simulated calls: connection tests, suite runs, their calls and comparisons. */
 export const createSimulationFixtures = (fixture: DefineFixture): SimulationFixtures => ({
   agentTestResult: fixture(AgentTestResultSchema)(() => ({
     ok: true,

@@ -3,7 +3,7 @@ import type { MockEnv } from './env.js';
 import { MOCK_GREETING } from './simulation-fixtures.js';
 
 /**
- * How a mocked suite run moves (DESIGN §10), one step per `GET /suite-runs/:id` of an unfinished
+ * How a mocked suite run moves through the real statuses, one step per `GET /suite-runs/:id` of an unfinished
  * run: `pending` (created) -> 1st get `running` (the first half of the calls completed, the rest
  * running) -> 2nd get `evaluating` (every call completed; the evaluation exists) -> 3rd get
  * `completed` (calls scored, summaries filled). Outcomes are a hash of the combination, the

@@ -2,7 +2,7 @@ import type { PageQuery } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 
 /**
- * One page of a filtered query, newest first with `id` as the tie-break (DESIGN §3), and the
+ * One page of a filtered query, newest first with `id` as the tie-break (a stable order to page), and the
  * total count of the filter. `base` must hold only the filters: no order, limit or select.
  */
 export const paginate = async <Row, Item>(

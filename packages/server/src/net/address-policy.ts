@@ -8,7 +8,7 @@ import ipaddr from 'ipaddr.js';
  * Teredo); an IPv4-mapped address is judged as the IPv4 address it stands for. Addresses are
  * parsed and classified by `ipaddr.js`, which also reads the shorthand IPv4 forms (`2130706433`,
  * `0x7f.1`, `017700000001`, `127.1`). The allow-list may name a host or an address range
- * (DESIGN §6).
+ * (`VOICE_EVAL_FETCH_ALLOWLIST`).
  */
 export interface AddressPolicy {
   /** Whether the host name is allow-listed as such (then every address it resolves to is allowed). */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * A table whose rows are work items (DESIGN §7). It has the columns `id`, a status column
+ * A table whose rows are work items (docs/decisions.md). It has the columns `id`, a status column
  * (`pending` -> `running` -> terminal), `lease_owner` (text), `lease_expires_at` (timestamptz),
  * `attempts` (int) and `queued_at` (timestamptz, claim order).
  */

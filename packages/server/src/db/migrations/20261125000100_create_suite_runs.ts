@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Suite runs (DESIGN §10): a run is a dispatch job like an evaluation (its ring key shares the
+ * Suite runs (simulated calls): a run is a dispatch job like an evaluation (its ring key shares the
  * evaluations' ring, offset so the two identities never meet); its calls are the work items of
  * the conversation engine, each bound to the call-import row that will hold its transcript.
  */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-/** The voice channel of suite runs (DESIGN §13): a run's channel, each call's measures, their summary. */
+/** The voice channel of suite runs: a run's channel, each call's measures, their summary. */
 export const up = async (db: Knex): Promise<void> => {
   await db.schema.alterTable('suite_runs', (t) => {
     t.text('channel').notNullable().defaultTo('text');

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Voice calls' transcripts come from diarising their recordings (DESIGN §13): each diarised row
+ * Voice calls' transcripts come from diarising their recordings, like imported calls': each diarised row
  * looks up the active run of its import, to start the run's scoring after its last transcript.
  */
 export const up = async (db: Knex): Promise<void> => {

@@ -28,7 +28,7 @@ const events = (db: Knex) =>
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
   });
 
-/** The work items of delivery (DESIGN §7): one per event and subscribed endpoint; `queued_at` is when the next attempt is due. */
+/** Leased work items, one per event and subscribed endpoint; `queued_at` is when the next attempt is due. */
 const deliveries = (db: Knex) =>
   db.schema.createTable('webhook_deliveries', (t) => {
     t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));
@@ -64,7 +64,7 @@ const attempts = (db: Knex) =>
   });
 
 /**
- * Webhooks (DESIGN §11): endpoints, the event outbox, deliveries (leased work items) and their
+ * Webhooks (docs/decisions.md): endpoints, the event outbox, deliveries (leased work items) and their
  * attempt log; and a settle mark on transcribe requests, so `call_import.transcription.completed`
  * is emitted once. Requests that settled before this migration are marked settled.
  */

@@ -5,7 +5,7 @@ import { guardedLookup, refusedLiteralHost } from '../../net/guarded-lookup.js';
 import { openConnection, type StoredConnection } from './connection.js';
 import type { AgentRow } from './repo.js';
 
-/** A stored `twilio_media_stream` connection: the voice channel (DESIGN §13). */
+/** A stored `twilio_media_stream` connection: the voice channel (Twilio's Media Stream wire format). */
 export type StoredVoiceConnection = Extract<StoredConnection, { kind: 'twilio_media_stream' }>;
 
 /** An agent whose connection is a voice one. */

@@ -11,7 +11,7 @@ type WebhookConnection = Extract<OpenedConnection, { kind: 'webhook' }>;
 /** What a webhook agent answers. `reply` may be empty only when it hangs up. */
 const WebhookReplySchema = z.object({ reply: z.string(), end_call: z.boolean().optional() });
 
-/** The body POSTed to a webhook agent (DESIGN §10), snake_case like every wire format. */
+/** The body POSTed to a webhook agent each turn, snake_case like every wire format. */
 export const webhookPayloadOf = (request: AgentTurnRequest) => ({
   conversation_id: request.conversationId,
   run_id: request.runId,

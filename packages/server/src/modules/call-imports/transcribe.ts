@@ -51,7 +51,7 @@ const findImportOr404 = async (deps: Deps, ctx: RequestContext, id: string) => {
 /**
  * Queues rows for diarisation, set-based whatever the number of rows: one INSERT of the request's
  * settings, one UPDATE queueing every eligible row, one grouped COUNT of the rest per skip reason
- * (DESIGN §6; not needed when every targeted row was queued). Unknown row ids count as
+ * (the response names every skip; not needed when every targeted row was queued). Unknown row ids count as
  * `not_found`. Wakes this instance's workers.
  */
 export const transcribeCallImport = async (

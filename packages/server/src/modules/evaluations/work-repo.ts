@@ -5,7 +5,7 @@ import { type EventToEmit, emitEvents } from '../webhook-endpoints/service.js';
 import type { MetricSnapshot } from './results.js';
 import type { ScoreOutcome } from './score.js';
 
-/** Evaluation rows are the work items of scoring (DESIGN §7). */
+/** Evaluation rows are the work items of scoring: leased, fenced, dispatched fairly (docs/decisions.md). */
 export const EVALUATION_WORK: WorkTable = {
   table: 'evaluation_rows',
   status: 'status',

@@ -2,7 +2,7 @@ import { CronExpressionParser } from 'cron-parser';
 import { ApiError } from '../../errors.js';
 
 /**
- * Suite schedules (DESIGN §10): a 5-field cron expression evaluated in UTC, a flag that switches it
+ * Suite schedules (scheduled runs): a 5-field cron expression evaluated in UTC, a flag that switches it
  * on, and `next_run_at`, the slot the scheduler starts next. Pure functions over cron-parser.
  */
 

@@ -9,7 +9,7 @@ import { insertMetric, toMetric } from './service.js';
 
 type FromDiscoveredBody = z.infer<typeof FromDiscoveredBodySchema>;
 
-/** DESIGN §6: lower-case, runs of non-alphanumerics as `_`, trimmed of `_` (`"Handles refunds!"` -> `handles_refunds`). */
+/** Lower-case, runs of non-alphanumerics as `_`, trimmed of `_`: `"Handles refunds!"` -> `handles_refunds`. */
 export const slugOf = (name: string): string =>
   name
     .toLowerCase()

@@ -12,7 +12,7 @@ import { requireCustomForUpdate, scopeOf, toPersona } from './service.js';
 /** An uploaded file as multer's disk storage hands it over: a temporary file. */
 export type UploadedFile = { path: string; size: number };
 
-/** Ambient audio is an enterprise feature (DESIGN §4): 403 `feature_not_available` on other plans. */
+/** Ambient audio is an enterprise-plan feature: 403 `feature_not_available` on other plans. */
 export const assertAmbientAudioPlan = (ctx: RequestContext): void => {
   if (ctx.plan !== 'enterprise') {
     throw new ApiError('feature_not_available', 'Custom ambient audio needs the enterprise plan.');

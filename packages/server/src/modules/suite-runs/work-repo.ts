@@ -6,7 +6,7 @@ import { type ConversationOutcome, latencySummary } from './conversation.js';
 import type { CallRecord } from './repo.js';
 
 /**
- * Simulated calls are the work items of the conversation engine (DESIGN §7, §10): a call whose
+ * Simulated calls are the work items of the conversation engine (docs/decisions.md): a call whose
  * lease expired is called again from the start, with the same seed.
  */
 export const CALL_WORK: WorkTable = {

@@ -10,7 +10,7 @@ export type EventToEmit = {
 }[WebhookEventType];
 
 /**
- * The outbox (DESIGN §11): records events and queues one delivery per enabled endpoint of the
+ * The outbox: records events and queues one delivery per enabled endpoint of the
  * organization subscribed to the type, in one statement on `db`, which must be the transaction of
  * the state change causing them (so a crash keeps both or neither). Events nobody subscribed to
  * are not stored. Data is checked against the registry (a mismatch is a bug, so it throws).

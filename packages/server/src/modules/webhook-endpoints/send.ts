@@ -10,7 +10,7 @@ import { completeLeased, type Lease, type WorkTable } from '../../workers/lease.
 import type { EndpointRow } from './repo.js';
 import { secretContext, webhookIdOf } from './wire.js';
 
-/** Deliveries are the work items of webhooks (DESIGN §7); `queued_at` is when the next attempt is due. */
+/** Deliveries are the leased work items of webhooks; `queued_at` is when the next attempt is due. */
 export const DELIVERY_WORK: WorkTable = {
   table: 'webhook_deliveries',
   status: 'status',

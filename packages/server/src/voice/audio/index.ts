@@ -1,5 +1,5 @@
 /**
- * The audio layer of the voice channel (DESIGN §13): pure functions and small stateful helpers over
+ * The audio layer of the voice channel: pure functions and small stateful helpers over
  * 16-bit PCM. G.711 μ-law for the Twilio wire, band-limited resampling, WAV and compressed-audio
  * decoding, 20 ms framing, mixing and generated ambience, a streaming VAD, a real-time frame pacer
  * and the stereo call recording. No I/O and no server modules.

@@ -16,7 +16,7 @@ import {
 } from '../lease.js';
 import type { Task } from '../pool.js';
 
-/** Call-import rows are the work items of diarisation (DESIGN §7). */
+/** Call-import rows are the work items of diarisation (leased and fenced: docs/decisions.md). */
 export const DIARISATION_WORK: WorkTable = {
   table: 'call_import_rows',
   status: 'diarised_transcript_status',

@@ -67,7 +67,7 @@ const yielded = (timeline: VoiceTimeline, at: number): boolean => {
 
 const ratio = (part: number, whole: number) => (whole > 0 ? Math.min(1, Math.max(0, part / whole)) : 0);
 
-/** The objective measures of a voice call (DESIGN §13) from its speech timeline. */
+/** A voice call's objective measures (latency, interruptions, overlap, silence) from its speech timeline. */
 export const voiceMeasures = (timeline: VoiceTimeline): VoiceMeasures => {
   const latencies = agentLatencies(timeline);
   const bargeIns = timeline.caller.filter((s) => activeAt(timeline.agent, s.startMs)).map((s) => s.startMs);

@@ -7,7 +7,7 @@ import { createCallerTrack } from './caller-track.js';
 import { agentLatencies, type Segment, voiceMeasures } from './measures.js';
 import { type SpeechResult, turnWaiter } from './turn-waiter.js';
 
-/** The persona's voice and ears, and the ambience under it (DESIGN §13). */
+/** The persona's voice (TTS) and ears (STT), and the ambient noise mixed under the caller track. */
 export type VoiceParties = {
   stream: {
     url: string;
