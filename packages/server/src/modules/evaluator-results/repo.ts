@@ -1,6 +1,4 @@
-import type { NumericRuleSchema } from '@voice-eval/contract';
 import type { Knex } from 'knex';
-import type { z } from 'zod';
 
 /** The organization and the workspace a request (or a report's run) acts in. */
 export type Scope = { organizationId: string; workspaceId: string };
