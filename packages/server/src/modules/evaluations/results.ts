@@ -1,7 +1,7 @@
 import type { EvaluationResult, Metric, VoiceMeasureName } from '@voice-eval/contract';
 import type { JudgeMetric, JudgeScores } from '../../providers/index.js';
-import { inferPolicy, isFailure, type PolicyRule } from '../evaluator-results/failure-policies.js';
 import { slugOf } from '../metrics/from-discovered.js';
+import { inferPolicy, isFailure, type PolicyRule } from './failure-policies.js';
 import { voiceMeasureOf } from './voice-results.js';
 
 /**

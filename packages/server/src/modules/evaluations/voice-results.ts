@@ -4,7 +4,7 @@ import {
   type VoiceMeasures,
   VoiceMetricConfigSchema,
 } from '@voice-eval/contract';
-import { isFailure } from '../evaluator-results/failure-policies.js';
+import { isFailure } from './failure-policies.js';
 import type { MetricSnapshot } from './results.js';
 
 /** The voice measure a metric scores (`custom_config.voice_measure`), or null for a judged metric. */

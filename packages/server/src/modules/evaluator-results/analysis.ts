@@ -1,8 +1,8 @@
 import { clusterItems, type GapLabel, gapLabelOf } from '../../clustering/index.js';
+import { isFailure, type PolicyRule } from '../evaluations/failure-policies.js';
 import type { StoredDiscovery } from '../evaluations/results.js';
 import { slugOf } from '../metrics/from-discovered.js';
 import { clip } from './evidence.js';
-import { isFailure, type PolicyRule } from './failure-policies.js';
 
 /** A metric's result as an evaluation row stores it. */
 export type StoredResult = {

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { type AiProvider, CallBudget, type ProviderError, type UsageHook } from '../../providers/index.js';
 import { recordUsage } from '../../usage/record-usage.js';
 import { listProviderRecords } from '../ai-providers/service.js';
+import { loadPolicies } from '../evaluations/policies.js';
 import type { StoredDiscovery } from '../evaluations/results.js';
 import {
   analyse,
@@ -16,7 +17,6 @@ import {
 import { discoverProblems, discoveryCandidates, storedProblems } from './discover.js';
 import type { CallTranscript } from './evidence.js';
 import { type ModelRun, nameGroup } from './model-naming.js';
-import { loadPolicies } from './policies.js';
 import * as repo from './repo.js';
 import type { ReportScope } from './scope.js';
 import { buildResult, type DraftDiscovered, EVIDENCE_PER_CLUSTER, type ReportResult } from './summary.js';

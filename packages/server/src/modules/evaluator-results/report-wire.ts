@@ -1,6 +1,6 @@
 import type { MetricClustersReport } from '@voice-eval/contract';
 import { isoOrNull } from '../../db/rows.js';
-import { type EffectivePolicies, toFailurePolicies } from './policies.js';
+import { type EffectivePolicies, toFailurePolicies } from '../evaluations/policies.js';
 import type { ReportRow } from './repo.js';
 import type { ReportScope, ScopeNames } from './scope.js';
 import type { ReportResult } from './summary.js';

@@ -1,7 +1,7 @@
 import type { FailurePolicies, MetricClustersGenerateBody, MetricClustersReport } from '@voice-eval/contract';
 import { actorLabel, type RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
-import { loadPolicies, toFailurePolicies } from './policies.js';
+import { loadPolicies, toFailurePolicies } from '../evaluations/policies.js';
 import * as repo from './repo.js';
 import { DEFAULT_MAX_LLM_CALLS, toReport } from './report-wire.js';
 import {
@@ -13,7 +13,7 @@ import {
   scopeHash,
 } from './scope.js';
 
-export { updateFailurePolicies } from './policies.js';
+export { updateFailurePolicies } from '../evaluations/policies.js';
 
 /** The worker task that generates reports (`noun.verb`). */
 export const GENERATE_TASK = 'metric_cluster_report.generate';

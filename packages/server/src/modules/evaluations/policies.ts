@@ -12,7 +12,7 @@ import {
   keyByName,
   type PolicyRule,
 } from './failure-policies.js';
-import * as repo from './repo.js';
+import * as repo from './policies-repo.js';
 
 /** The policies in force for a workspace: one per active top-level metric it can see. */
 export type EffectivePolicies = {
