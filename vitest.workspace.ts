@@ -29,7 +29,7 @@ const realTime = [
   'test/suite-runs/voice-e2e.test.ts',
   'test/suite-runs/voice-s3.test.ts',
   'test/crash/voice-crash.test.ts',
-  'test/doubles/voice-agent.test.ts',
+  'src/testing/voice-agent.test.ts',
   'src/modules/agents/agent-voice-test.http.test.ts',
 ];
 
