@@ -31,7 +31,7 @@ const realTime = new Set([
   'test/suite-runs/voice-e2e.test.ts',
   'test/suite-runs/voice-s3.test.ts',
   'test/crash/voice-crash.test.ts',
-  'test/doubles/voice-agent.test.ts',
+  'src/testing/voice-agent.test.ts',
   'src/modules/agents/agent-voice-test.http.test.ts',
 ]);
 const serverFiles = databaseTestFiles(fileURLToPath(new URL('./packages/server', import.meta.url)));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createVoiceEvalServer, type VoiceEvalServer } from '@voice-eval/server';
 import knex from 'knex';
 import pino from 'pino';
-import { childEnv, startChildServer } from '../../packages/server/test/crash/child-server.js';
+import { startCliServer } from './server-process.js';
 
 /** The call-imports bench's database targets, servers, generated data and API calls (see call-imports.ts). */
 
@@ -74,19 +74,19 @@ export const serverOn = (dataDir: string, databaseUrl?: string) =>
 
 /** The CLI server as its own process on the same database, so its memory is measured alone. */
 export const childOn = (dataDir: string, databaseUrl: string) =>
-  startChildServer(
-    childEnv({
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
-      VOICE_EVAL_DATA_DIR: dataDir,
-      VOICE_EVAL_JWT_SECRET: SECRETS.jwtSecret,
-      VOICE_EVAL_ENCRYPTION_KEY: SECRETS.encryptionKey,
-      VOICE_EVAL_WORKER_CONCURRENCY: '0',
-      VOICE_EVAL_UPLOAD_LIMIT_BYTES: String(UPLOAD_LIMIT),
-      VOICE_EVAL_LOG_LEVEL: 'silent',
-      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
-    }),
-  );
+  startCliServer({
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    VOICE_EVAL_DATA_DIR: dataDir,
+    VOICE_EVAL_JWT_SECRET: SECRETS.jwtSecret,
+    VOICE_EVAL_ENCRYPTION_KEY: SECRETS.encryptionKey,
+    VOICE_EVAL_WORKER_CONCURRENCY: '0',
+    VOICE_EVAL_UPLOAD_LIMIT_BYTES: String(UPLOAD_LIMIT),
+    VOICE_EVAL_LOG_LEVEL: 'silent',
+    VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
+  });
 
 export const rssMbOf = (pid: number) =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;

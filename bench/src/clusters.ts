@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { adjustedRandIndex, clusterItems, tokenize } from '../../packages/server/src/clustering/index.js';
+import { adjustedRandIndex, clusterItems, tokenize } from '@voice-eval/server/bench-internals';
 
 /** mulberry32: a small seeded PRNG, so the generated set is the same on every run. */
 const prng = (seed: number) => () => {

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './call-imports-setup.js';
-import { firstOk, freePort, spawnNode } from './server-process.js';
+import { firstOk, freePort, SERVER_DIR, spawnNode } from './server-process.js';
 
 /**
  * Cold start to the first 200: spawn -> first `200` over HTTP, polled every 5 ms, for
- * - ours: `pnpm start`'s script (packages/server/scripts/start.js) from the build, on PGlite, with
+ * - ours: `pnpm start`'s script (the server package's scripts/start.js) from the build, on PGlite, with
  *   the data folder of an earlier start (a restart) and with an empty one (the first start ever:
  *   the database is created and migrated);
  * - ours from the sources (no build: tsx compiles TypeScript at start), for comparison;
@@ -17,7 +17,7 @@ import { firstOk, freePort, spawnNode } from './server-process.js';
 
 export const COLD_START_SETTINGS = { runs: 5, target: 3_000 };
 
-const serverDir = fileURLToPath(new URL('../../packages/server/', import.meta.url));
+const serverDir = SERVER_DIR;
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 const BARE = `require('express')().get('/', (_req, res) => res.send('ok')).listen(Number(process.env.PORT))`;
 

@@ -2,15 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb, createVoiceEvalServer, type VoiceEvalServer } from '@voice-eval/server';
-import pino from 'pino';
-import { SCORING_CONTEXT_SELECT } from '../../packages/server/src/modules/evaluations/work-repo.js';
-import { WorkerPool } from '../../packages/server/src/workers/pool.js';
+// white-box: the bench swaps the claim policy under the real scoring task and worker pool
 import {
   type ClaimPolicy,
+  SCORING_CONTEXT_SELECT,
   scoreEvaluationRowTask,
-} from '../../packages/server/src/workers/tasks/score-evaluation-row.js';
-// white-box: the bench swaps the claim policy under the real scoring task and worker pool
-import { type JudgeDouble, startJudgeDouble } from '../../packages/server/test/doubles/judge.js';
+  WorkerPool,
+} from '@voice-eval/server/bench-internals';
+import { type JudgeDouble, startJudgeDouble } from '@voice-eval/server/testing';
+import pino from 'pino';
 import { p99Wait, type RunRecord, throughputFraction, worstContentionShare } from './dispatch-metrics.js';
 import {
   type Api,

@@ -2,7 +2,7 @@ import { callImportsBench } from './call-imports.js';
 import { clusterQuality, REAL_SETTINGS } from './clusters.js';
 import { COLD_START_SETTINGS, coldStartBench } from './cold-start.js';
 import { DISPATCH_SCENARIOS, DISPATCH_SETTINGS, dispatchBench } from './dispatch.js';
-import { httpOverhead } from './http-overhead.js';
+import { httpOverhead, httpOverheadDatabases } from './http-overhead.js';
 import { sdkBench } from './sdk.js';
 import { SIMULATION_SETTINGS, simulationBench } from './simulation.js';
 import { VOICE_SETTINGS, voiceBench } from './voice.js';
@@ -21,15 +21,22 @@ const BENCHES: Bench[] = [
     name: 'http-overhead',
     run: () => httpOverhead(),
     print: (r) =>
-      `http-overhead (${r.postgres ? 'Postgres' : 'PGlite'}, metrics ${r.metrics ? 'on' : 'off'}): ${fmt(r.subject!)} req/s (API key, workspace-scoped GET by id) vs ${fmt(r.baseline!)} req/s ` +
-      `(bare Express + same SELECT); ratio ${fmt(r.ratio!, 3)} (target >= 0.92; rounds ` +
-      `${fmt(r.roundRatioMin!, 3)}–${fmt(r.roundRatioMax!, 3)}), ` +
-      `${fmt(r.ratioWithoutRequestLog!, 3)} without the per-request log line; ` +
-      `max p99 ${fmt(r.subjectP99!)} ms vs ${fmt(r.baselineP99!)} ms; failed requests ${r.failures}\n` +
-      `  floor: bare Express + request id, security headers, API-key lookup and log line ${fmt(r.essentials!)} req/s, ` +
-      `ratio ${fmt(r.essentialsRatio!, 3)} of bare (rounds ${fmt(r.essentialsRoundMin!, 3)}–${fmt(r.essentialsRoundMax!, 3)}); ours at ${fmt(r.ratio! / r.essentialsRatio!, 3)} of that floor\n` +
-      `  server CPU per request: bare ${fmt(r.baselineCpuUs!)} µs, ours +${fmt(r.cpuAboveBareUs!)} µs, ` +
-      `floor +${fmt(r.essentialsCpuAboveBareUs!)} µs`,
+      [
+        `http-overhead: GET /api/v1/workspaces/:id with an API key; ${r.runs} runs of ${r.seconds} s per server ` +
+          'on each database, medians (target: ours >= 0.95 of the floor, the floor being bare Express with only ' +
+          'a request id, the security headers, an API-key lookup and the log line, all running the same SELECT)',
+        ...httpOverheadDatabases().map(({ name }) => {
+          const v = (k: string) => r[`${name}.${k}`]!;
+          return (
+            `  ${name} (metrics ${v('metrics') ? 'on' : 'off'}, load ${fmt(v('load1'), 2)}): ours ${fmt(v('ours'))} req/s, ` +
+            `floor ${fmt(v('floor'))} req/s, bare ${fmt(v('bare'))} req/s; ours / floor ${fmt(v('ratio'), 3)} ` +
+            `(runs ${fmt(v('ratioMin'), 3)}–${fmt(v('ratioMax'), 3)}; floor / bare ${fmt(v('floorOfBare'), 3)})\n` +
+            `    server CPU per request: bare ${fmt(v('bareCpuUs'))} µs, ours +${fmt(v('oursCpuAboveBareUs'))} µs, ` +
+            `floor +${fmt(v('floorCpuAboveBareUs'))} µs; max p99 ours ${fmt(v('oursP99'))} ms, floor ` +
+            `${fmt(v('floorP99'))} ms; failed requests ${v('failures')}`
+          );
+        }),
+      ].join('\n'),
   },
   {
     name: 'call-imports',

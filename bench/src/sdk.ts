@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { VoiceEval } from '@voice-eval/sdk';
 import { build } from 'esbuild';
-import { firstOk, freePort, spawnNode } from './server-process.js';
+import { firstOk, freePort, SERVER_DIR, spawnNode } from './server-process.js';
 
 /** Runs `call` from `concurrency` loops for `ms` and returns calls per second. */
 const throughput = async (call: () => Promise<unknown>, ms: number, concurrency: number) => {
@@ -24,7 +24,8 @@ const throughput = async (call: () => Promise<unknown>, ms: number, concurrency:
 
 /** The SDK's main entry bundled and minified as an app would ship it (deps included), gzipped. */
 const sdkSize = async () => {
-  const entry = fileURLToPath(new URL('../../packages/sdk/src/index.ts', import.meta.url));
+  // the SDK's sources, through its package (the bench runs with the workspace's source condition)
+  const entry = fileURLToPath(import.meta.resolve('@voice-eval/sdk'));
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -44,7 +45,7 @@ const sdkSize = async () => {
  * polled until it answers (its log level hides the `server:listening` line).
  */
 const startServer = async () => {
-  const cwd = fileURLToPath(new URL('../../packages/server/', import.meta.url));
+  const cwd = SERVER_DIR;
   const port = await freePort();
   const server = spawnNode(
     ['--conditions=@voice-eval/source', '--import', 'tsx/esm', 'src/cli.ts', 'serve', '--port', String(port)],

@@ -1,6 +1,29 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
+import { dirname } from 'node:path';
+
+/**
+ * The server package's folder, found through the package (its exported `package.json`), not a
+ * relative path: the benches that start the CLI or the build as a process run them from there.
+ */
+export const SERVER_DIR = dirname(createRequire(import.meta.url).resolve('@voice-eval/server/package.json'));
+
+/**
+ * Spawns the server's CLI from its sources (`voice-eval serve`, as the workspace's bin runs it)
+ * with `env`, on a free port, and resolves once `GET /api/v1/auth/config` answers 200.
+ */
+export const startCliServer = async (env: NodeJS.ProcessEnv) => {
+  const port = await freePort();
+  const server = spawnNode(
+    ['--conditions=@voice-eval/source', '--import', 'tsx/esm', 'src/cli.ts', 'serve', '--port', String(port)],
+    { cwd: SERVER_DIR, env },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await firstOk(`${url}/api/v1/auth/config`, server, 100);
+  return { ...server, url, pid: server.child.pid! };
+};
 
 /** A port free on loopback now (the child binds it a moment later). */
 export const freePort = async (): Promise<number> => {

@@ -2,15 +2,15 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb, createVoiceEvalServer, type VoiceEvalServer } from '@voice-eval/server';
-import pino from 'pino';
-import type { CallRecord } from '../../packages/server/src/modules/suite-runs/repo.js';
-import { WorkerPool } from '../../packages/server/src/workers/pool.js';
-import { converseSuiteRunCallTask } from '../../packages/server/src/workers/tasks/converse-suite-run-call.js';
-import { scoreEvaluationRowTask } from '../../packages/server/src/workers/tasks/score-evaluation-row.js';
 // white-box: the bench swaps the claim of the real conversation task under its own worker pool
-import { startAgentDouble } from '../../packages/server/test/doubles/agent.js';
-import { startJudgeDouble } from '../../packages/server/test/doubles/judge.js';
-import { startPersonaDouble } from '../../packages/server/test/doubles/persona.js';
+import {
+  type CallRecord,
+  converseSuiteRunCallTask,
+  scoreEvaluationRowTask,
+  WorkerPool,
+} from '@voice-eval/server/bench-internals';
+import { startAgentDouble, startJudgeDouble, startPersonaDouble } from '@voice-eval/server/testing';
+import pino from 'pino';
 import {
   type Interval,
   type RunRecord,

@@ -1,10 +1,8 @@
 // white-box: the voice bench's far side (`voice.ts`), run in a worker thread
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parentPort } from 'node:worker_threads';
-import { resample } from '../../packages/server/src/voice/audio/index.js';
-import { synthesizeSpeech } from '../../packages/server/test/doubles/speech.js';
-import { createSpeechRegistry } from '../../packages/server/test/doubles/speech-registry.js';
-import { startVoiceAgentDouble } from '../../packages/server/test/doubles/voice-agent.js';
+import { resample } from '@voice-eval/server/bench-internals';
+import { createSpeechRegistry, startVoiceAgentDouble, synthesizeSpeech } from '@voice-eval/server/testing';
 
 /**
  * What a voice call talks to, off the engine's thread: the voice agent double, and the persona's

@@ -3,11 +3,12 @@ import { Worker } from 'node:worker_threads';
 // white-box: the bench drives the voice call engine itself, without a database, dispatcher or
 // providers, so what it measures is the engine's real-time frame pacing and its CPU per call
 import {
+  createFramePacer,
+  resample,
   runVoiceCall,
   type VoiceOutcome,
   type VoiceParties,
-} from '../../packages/server/src/modules/suite-runs/voice/voice-call.js';
-import { createFramePacer, resample } from '../../packages/server/src/voice/audio/index.js';
+} from '@voice-eval/server/bench-internals';
 import type { DoublesReply, DoublesRequest } from './voice-doubles.js';
 
 /** Concurrent calls of each step, run one step after another. */

@@ -5,7 +5,7 @@
  * field the server sends but the document does not list fails too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OpenAiDouble, startOpenAiDouble } from './doubles/openai-compatible.js';
+import { type OpenAiDouble, startOpenAiDouble } from '../src/testing/openai-compatible.js';
 import { type Drive, driveAccess, driveSettings, driveWebhooks } from './openapi/drive.js';
 import { DRIVEN_ERRORS, driveErrors } from './openapi/drive-errors.js';
 import { driveSuites } from './openapi/drive-simulation.js';

@@ -13,7 +13,7 @@ import { toCsv, toXlsx } from '../src/modules/call-imports/fixtures.js';
 import { audioFixture, uploadFile } from '../src/modules/personas/persona-fixtures.js';
 import type { BlobStorage } from '../src/storage/index.js';
 import { S3Storage } from '../src/storage/index.js';
-import { chatReply, type OpenAiDouble, startOpenAiDouble } from './doubles/openai-compatible.js';
+import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../src/testing/openai-compatible.js';
 import { silentWav } from './doubles/recordings.js';
 import { type S3Double, startS3Double } from './doubles/s3.js';
 import { createHarness, type Harness } from './harness.js';

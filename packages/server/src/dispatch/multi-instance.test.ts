@@ -1,16 +1,11 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type JudgeCall,
-  type JudgeDouble,
-  peakConcurrency,
-  startJudgeDouble,
-} from '../../test/doubles/judge.js';
 import { createTestDb, type TestDb } from '../../test/setup-db.js';
 import type { RequestContext } from '../context.js';
 import { createDb } from '../db/knex.js';
 import { cancelEvaluation } from '../modules/evaluations/service.js';
 import { createVoiceEvalServer, type VoiceEvalServer } from '../server.js';
+import { type JudgeCall, type JudgeDouble, peakConcurrency, startJudgeDouble } from '../testing/judge.js';
 import { liveCounts, makeEvaluation, makeOrganization, makeWorkspace } from './dispatch-fixtures.js';
 
 /**

@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  chatReply,
-  errorReply,
-  type OpenAiDouble,
-  startOpenAiDouble,
-} from '../../test/doubles/openai-compatible.js';
 import { createHarness, type Harness } from '../../test/harness.js';
 import { makeEvaluation } from '../dispatch/dispatch-fixtures.js';
+import { chatReply, errorReply, type OpenAiDouble, startOpenAiDouble } from '../testing/openai-compatible.js';
 import { recordWebhookDelivery } from './metrics.js';
 
 const TOKEN = 'metrics-token-0123456789';

@@ -1,8 +1,8 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../test/doubles/openai-compatible.js';
 import { createAddressPolicy } from '../net/address-policy.js';
+import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../testing/openai-compatible.js';
 import { readDefaultProviderConfig } from './default-config.js';
 import { createProviderGateway } from './gateway.js';
 import type { AiProviderRecord } from './routing.js';

@@ -1,10 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  chatReply,
-  errorReply,
-  type OpenAiDouble,
-  startOpenAiDouble,
-} from '../../test/doubles/openai-compatible.js';
+import { chatReply, errorReply, type OpenAiDouble, startOpenAiDouble } from '../testing/openai-compatible.js';
 import { createCapabilityRegistry } from './capabilities.js';
 import { OpenAiCompatibleProvider } from './openai-compatible-provider.js';
 import { renderPrompt, transcribeDiariseV1 } from './prompts/index.js';

@@ -4,7 +4,7 @@ import {
   hashedEmbedding,
   type OpenAiDouble,
   startOpenAiDouble,
-} from '../../test/doubles/openai-compatible.js';
+} from '../testing/openai-compatible.js';
 import { CallBudget } from './call-budget.js';
 import { OpenAiCompatibleProvider } from './openai-compatible-provider.js';
 import type { UsageEvent } from './types.js';

@@ -1,11 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  chatReply,
-  errorReply,
-  type OpenAiDouble,
-  startOpenAiDouble,
-} from '../../test/doubles/openai-compatible.js';
+import { chatReply, errorReply, type OpenAiDouble, startOpenAiDouble } from '../testing/openai-compatible.js';
 import { CallBudget } from './call-budget.js';
 import { OpenAiCompatibleProvider } from './openai-compatible-provider.js';
 

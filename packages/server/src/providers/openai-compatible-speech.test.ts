@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { errorReply, type OpenAiDouble, startOpenAiDouble } from '../../test/doubles/openai-compatible.js';
-import { tonePcm, toneSamples, wavOf } from '../../test/doubles/openai-speech.js';
+import { errorReply, type OpenAiDouble, startOpenAiDouble } from '../testing/openai-compatible.js';
+import { tonePcm, toneSamples, wavOf } from '../testing/openai-speech.js';
 import { CallBudget } from './call-budget.js';
 import { createCapabilityRegistry } from './capabilities.js';
 import { OpenAiCompatibleProvider } from './openai-compatible-provider.js';

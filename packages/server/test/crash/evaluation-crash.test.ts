@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JudgeDouble, peakConcurrency, startJudgeDouble } from '../doubles/judge.js';
+import { type JudgeDouble, peakConcurrency, startJudgeDouble } from '../../src/testing/judge.js';
 import { createTestDb, type TestDb } from '../setup-db.js';
 import { type ChildServer, callChild, childEnv, startChildServer } from './child-server.js';
 

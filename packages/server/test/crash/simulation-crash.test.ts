@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentDouble, startAgentDouble } from '../doubles/agent.js';
-import { CLINIC_GREETING } from '../doubles/clinic-agent.js';
-import { type JudgeDouble, startJudgeDouble } from '../doubles/judge.js';
-import { type PersonaDouble, startPersonaDouble } from '../doubles/persona.js';
+import { type AgentDouble, startAgentDouble } from '../../src/testing/agent.js';
+import { CLINIC_GREETING } from '../../src/testing/clinic-agent.js';
+import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
+import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
 import { createTestDb, type TestDb } from '../setup-db.js';
 import { type ChildServer, callChild, childEnv, startChildServer } from './child-server.js';
 

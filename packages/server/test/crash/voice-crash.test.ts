@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLINIC_GREETING } from '../doubles/clinic-agent.js';
-import { type JudgeDouble, startJudgeDouble } from '../doubles/judge.js';
-import { type PersonaDouble, startPersonaDouble } from '../doubles/persona.js';
-import { type SpeechProviderDouble, startSpeechProviderDouble } from '../doubles/speech-provider.js';
-import { createSpeechRegistry } from '../doubles/speech-registry.js';
-import { startVoiceAgentDouble, type VoiceAgentDouble } from '../doubles/voice-agent.js';
+import { CLINIC_GREETING } from '../../src/testing/clinic-agent.js';
+import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
+import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
+import { type SpeechProviderDouble, startSpeechProviderDouble } from '../../src/testing/speech-provider.js';
+import { createSpeechRegistry } from '../../src/testing/speech-registry.js';
+import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
 import { createTestDb, type TestDb } from '../setup-db.js';
 import { type ChildServer, callChild, childEnv, startChildServer } from './child-server.js';
 

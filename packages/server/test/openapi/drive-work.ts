@@ -1,4 +1,4 @@
-import { chatReply } from '../doubles/openai-compatible.js';
+import { chatReply } from '../../src/testing/openai-compatible.js';
 import { importCalls, makeMetric, makeSchema, unique } from '../sdk-e2e/fixtures.js';
 import type { Drive } from './drive.js';
 

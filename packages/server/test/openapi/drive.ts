@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientOptions, VoiceEval } from '@voice-eval/sdk';
-import type { OpenAiDouble } from '../doubles/openai-compatible.js';
+import type { OpenAiDouble } from '../../src/testing/openai-compatible.js';
 import { CASCADED, unique } from '../sdk-e2e/fixtures.js';
 import type { SdkHarness } from '../sdk-e2e/sdk-harness.js';
 

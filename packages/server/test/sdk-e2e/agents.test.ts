@@ -10,7 +10,7 @@ import {
   UnprocessableEntityError,
 } from '@voice-eval/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentDouble, startAgentDouble } from '../doubles/agent.js';
+import { type AgentDouble, startAgentDouble } from '../../src/testing/agent.js';
 import { expectApiError, expectPagination } from './conformance.js';
 import { CASCADED, makeAgent, makeScenario, unique } from './fixtures.js';
 import { createSdkHarness, type SdkHarness } from './sdk-harness.js';

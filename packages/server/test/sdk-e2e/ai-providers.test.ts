@@ -6,7 +6,7 @@ import {
   UnprocessableEntityError,
 } from '@voice-eval/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OpenAiDouble, startOpenAiDouble } from '../doubles/openai-compatible.js';
+import { type OpenAiDouble, startOpenAiDouble } from '../../src/testing/openai-compatible.js';
 import { expectApiError, expectPagination } from './conformance.js';
 import { unique } from './fixtures.js';
 import { createSdkHarness, type SdkHarness } from './sdk-harness.js';

@@ -7,7 +7,7 @@ import {
   type VoiceEval,
 } from '@voice-eval/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultAnswer, type JudgeDouble, startJudgeDouble } from '../doubles/judge.js';
+import { defaultAnswer, type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
 import { expectApiError, expectPagination } from './conformance.js';
 import { importCalls, makeMetric, transcripts, unique } from './fixtures.js';
 import { createSdkHarness, type SdkHarness } from './sdk-harness.js';

@@ -1,7 +1,12 @@
 /** Server, contract and SDK agree on LLM-assisted metric authoring: generate and parse-bulk, on the double. */
 import { InternalServerError, UnprocessableEntityError } from '@voice-eval/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatReply, errorReply, type OpenAiDouble, startOpenAiDouble } from '../doubles/openai-compatible.js';
+import {
+  chatReply,
+  errorReply,
+  type OpenAiDouble,
+  startOpenAiDouble,
+} from '../../src/testing/openai-compatible.js';
 import { expectApiError } from './conformance.js';
 import { createSdkHarness, type SdkHarness } from './sdk-harness.js';
 

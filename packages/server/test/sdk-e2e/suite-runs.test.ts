@@ -5,9 +5,9 @@
 import type { SuiteRun } from '@voice-eval/contract';
 import { ConflictError, NotFoundError, UnprocessableEntityError } from '@voice-eval/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentDouble, startAgentDouble } from '../doubles/agent.js';
-import { type JudgeDouble, startJudgeDouble } from '../doubles/judge.js';
-import { type PersonaDouble, startPersonaDouble } from '../doubles/persona.js';
+import { type AgentDouble, startAgentDouble } from '../../src/testing/agent.js';
+import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
+import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
 import { expectApiError } from './conformance.js';
 import { makeAgent, makeMetric, makePersona, makeScenario, unique } from './fixtures.js';
 import { createSdkHarness, type SdkHarness } from './sdk-harness.js';

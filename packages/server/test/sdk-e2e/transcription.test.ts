@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, UnprocessableEntityError, type VoiceEval } from '@voice-eval/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../doubles/openai-compatible.js';
+import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../src/testing/openai-compatible.js';
 import { silentWav } from '../doubles/recordings.js';
 import { expectApiError } from './conformance.js';
 import { importCalls, unique } from './fixtures.js';

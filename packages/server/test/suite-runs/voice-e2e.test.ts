@@ -1,13 +1,13 @@
 import { SuiteRunSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRunnableSuite, startRun } from '../../src/modules/suite-runs/run-fixtures.js';
+import { CLINIC_GREETING } from '../../src/testing/clinic-agent.js';
+import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
+import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
+import { type SpeechProviderDouble, startSpeechProviderDouble } from '../../src/testing/speech-provider.js';
+import { createSpeechRegistry } from '../../src/testing/speech-registry.js';
+import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
 import { decodeWav, rmsDbfs } from '../../src/voice/audio/index.js';
-import { CLINIC_GREETING } from '../doubles/clinic-agent.js';
-import { type JudgeDouble, startJudgeDouble } from '../doubles/judge.js';
-import { type PersonaDouble, startPersonaDouble } from '../doubles/persona.js';
-import { type SpeechProviderDouble, startSpeechProviderDouble } from '../doubles/speech-provider.js';
-import { createSpeechRegistry } from '../doubles/speech-registry.js';
-import { startVoiceAgentDouble, type VoiceAgentDouble } from '../doubles/voice-agent.js';
 import { createHarness, type Harness } from '../harness.js';
 
 /**

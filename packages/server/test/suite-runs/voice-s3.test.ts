@@ -5,14 +5,14 @@ import { setPlan } from '../../src/commands/set-plan.js';
 import { uploadFile } from '../../src/modules/personas/persona-fixtures.js';
 import { makeRunnableSuite, startRun } from '../../src/modules/suite-runs/run-fixtures.js';
 import { S3Storage } from '../../src/storage/index.js';
+import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
+import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
+import { type SpeechProviderDouble, startSpeechProviderDouble } from '../../src/testing/speech-provider.js';
+import { createSpeechRegistry } from '../../src/testing/speech-registry.js';
+import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
 import { decodeWav } from '../../src/voice/audio/index.js';
-import { type JudgeDouble, startJudgeDouble } from '../doubles/judge.js';
-import { type PersonaDouble, startPersonaDouble } from '../doubles/persona.js';
 import { silentWav } from '../doubles/recordings.js';
 import { type S3Double, startS3Double } from '../doubles/s3.js';
-import { type SpeechProviderDouble, startSpeechProviderDouble } from '../doubles/speech-provider.js';
-import { createSpeechRegistry } from '../doubles/speech-registry.js';
-import { startVoiceAgentDouble, type VoiceAgentDouble } from '../doubles/voice-agent.js';
 import { createHarness, type Harness } from '../harness.js';
 
 /**

@@ -1,8 +1,9 @@
 import { AgentSchema, AgentTestResultSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
-import { type AgentDouble, CLINIC_GREETING, startAgentDouble } from '../../../test/doubles/agent.js';
 import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { type AgentDouble, startAgentDouble } from '../../testing/agent.js';
+import { CLINIC_GREETING } from '../../testing/clinic-agent.js';
 
 const KEY = 'sk-agent-key-0123456789abcdef';
 let h: Harness;

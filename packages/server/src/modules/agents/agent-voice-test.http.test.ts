@@ -4,8 +4,8 @@ import { AgentSchema, AgentTestResultSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { describeAccessRules } from '../../../test/access-rules.js';
-import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../../test/doubles/voice-agent.js';
 import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../testing/voice-agent.js';
 
 const AUTH = 'Bearer voice-agent-token-0123456789';
 const URL_OK = 'ws://127.0.0.1:9/media';

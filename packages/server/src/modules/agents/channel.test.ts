@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AgentDouble,
-  CLINIC_GOODBYE,
-  CLINIC_GREETING,
-  startAgentDouble,
-} from '../../../test/doubles/agent.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
 import type { Deps } from '../../deps.js';
+import { type AgentDouble, startAgentDouble } from '../../testing/agent.js';
+import { CLINIC_GOODBYE, CLINIC_GREETING } from '../../testing/clinic-agent.js';
 import { type AgentTurnMessage, type AgentTurnRequest, openAgentChannel } from './channel.js';
 import type { AgentRow } from './repo.js';
 

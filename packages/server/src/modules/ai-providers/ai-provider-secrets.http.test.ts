@@ -1,8 +1,8 @@
 import { AIProviderSchema, AIProviderTestResultSchema } from '@voice-eval/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OpenAiDouble, startOpenAiDouble } from '../../../test/doubles/openai-compatible.js';
 import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
 
 const API_KEY = 'sk-live-4f9d2c7a1b8e6f3d5a0c9b7e2d4f6a8c';
 const GATEWAY_SECRET = 'gw-secret-91c3e5a7b9d1f3a5c7e9';

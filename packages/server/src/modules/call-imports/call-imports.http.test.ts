@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
-import { startOpenAiDouble } from '../../../test/doubles/openai-compatible.js';
 import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { startOpenAiDouble } from '../../testing/openai-compatible.js';
 import {
   callRows,
   createAiProvider,

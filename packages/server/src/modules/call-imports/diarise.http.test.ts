@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RecordingsDouble, silentWav, startRecordingsDouble } from '../../../test/doubles/recordings.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 import {
   chatReply,
   errorReply,
   type OpenAiDouble,
   startOpenAiDouble,
-} from '../../../test/doubles/openai-compatible.js';
-import { type RecordingsDouble, silentWav, startRecordingsDouble } from '../../../test/doubles/recordings.js';
-import { createHarness, type Harness } from '../../../test/harness.js';
+} from '../../testing/openai-compatible.js';
 import { callRows, createAiProvider, createSchema, importCsv, upload } from './call-imports.test-support.js';
 
 let h: Harness;

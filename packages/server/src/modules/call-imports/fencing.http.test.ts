@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../../test/doubles/openai-compatible.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
+import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
 import { diariseCallImportRowTask } from '../../workers/tasks/diarise-call-import-row.js';
 import {
   callRows,

@@ -1,8 +1,8 @@
 import type { CallImport } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
-import { type OpenAiDouble, startOpenAiDouble } from '../../../test/doubles/openai-compatible.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
+import { type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
 import {
   callRows,
   countersOf,

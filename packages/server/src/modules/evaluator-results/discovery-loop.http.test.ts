@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JudgeDouble, startJudgeDouble } from '../../../test/doubles/judge.js';
 import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
+import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
 import { makeImport, makeMetric, settled, startEvaluation } from '../evaluations/evaluation-fixtures.js';
 import { CLUSTERS, generateReport, makeProvider, scopeQuery } from './report-fixtures.js';
 

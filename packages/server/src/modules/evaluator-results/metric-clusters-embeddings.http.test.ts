@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JudgeDouble, startJudgeDouble } from '../../../test/doubles/judge.js';
-import { errorReply, type OpenAiDouble, startOpenAiDouble } from '../../../test/doubles/openai-compatible.js';
 import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
+import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
+import { errorReply, type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
 import {
   generateReport,
   judgeReply,

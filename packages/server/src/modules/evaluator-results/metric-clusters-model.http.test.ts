@@ -2,14 +2,14 @@ import { type MetricClustersReport, MetricClustersReportSchema } from '@voice-ev
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
-import { type JudgeDouble, startJudgeDouble } from '../../../test/doubles/judge.js';
+import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
+import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
 import {
   chatReply,
   errorReply,
   type OpenAiDouble,
   startOpenAiDouble,
-} from '../../../test/doubles/openai-compatible.js';
-import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
+} from '../../testing/openai-compatible.js';
 import {
   generateReport,
   judgeReply,

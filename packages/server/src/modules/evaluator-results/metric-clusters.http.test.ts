@@ -1,8 +1,8 @@
 import { type MetricClustersReport, MetricClustersReportSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
-import { type JudgeDouble, startJudgeDouble } from '../../../test/doubles/judge.js';
 import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
+import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
 import {
   CLUSTERS,
   generateReport,

@@ -1,7 +1,7 @@
 import { type MetricClustersReport, MetricClustersReportSchema } from '@voice-eval/contract';
 import { expect } from 'vitest';
-import type { JudgeCall } from '../../../test/doubles/judge.js';
 import type { Harness, Headers } from '../../../test/harness.js';
+import type { JudgeCall } from '../../testing/judge.js';
 import { makeImport, makeMetric, startEvaluation } from '../evaluations/evaluation-fixtures.js';
 
 /**

@@ -1,13 +1,13 @@
 import { ParseBulkResponseSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 import {
   chatReply,
   errorReply,
   type OpenAiDouble,
   startOpenAiDouble,
-} from '../../../test/doubles/openai-compatible.js';
-import { createHarness, type Harness } from '../../../test/harness.js';
+} from '../../testing/openai-compatible.js';
 
 /** `h` has the server default provider on `double`; `bare` has none. */
 let h: Harness;

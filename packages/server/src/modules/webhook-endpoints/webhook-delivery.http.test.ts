@@ -1,9 +1,9 @@
 import type { WebhookDelivery, WebhookEndpointWithSecret } from '@voice-eval/contract';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JudgeDouble, startJudgeDouble } from '../../../test/doubles/judge.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/doubles/webhook-receiver.js';
 import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
 import {
   callRows,
   makeImport,

@@ -1,8 +1,8 @@
 import type { WebhookEndpointWithSecret } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../../test/doubles/openai-compatible.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/doubles/webhook-receiver.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
+import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
 import {
   callRows,
   createAiProvider,

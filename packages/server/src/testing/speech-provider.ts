@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import multer from 'multer';
-import { decodeWav, resample } from '../../src/voice/audio/index.js';
+import { decodeWav, resample } from '../voice/audio/index.js';
 import { checkSpeech, SPEECH_SAMPLE_RATE, speechAudio } from './openai-speech.js';
 import {
   createSpeechRegistry,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeWav, encodeWav, resample } from '../../src/voice/audio/index.js';
+import { decodeWav, encodeWav, resample } from '../voice/audio/index.js';
 import { CLINIC_GREETING } from './clinic-agent.js';
 import { startPersonaDouble } from './persona.js';
 import { synthesizeSpeech } from './speech.js';

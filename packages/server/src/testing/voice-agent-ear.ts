@@ -1,4 +1,4 @@
-import { createVad, samplesPerFrame } from '../../src/voice/audio/index.js';
+import { createVad, samplesPerFrame } from '../voice/audio/index.js';
 
 /**
  * How the voice agent double hears the caller: inbound 8 kHz audio cut into 20 ms frames for a

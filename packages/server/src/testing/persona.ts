@@ -32,9 +32,11 @@ export type PersonaTurnRecord = {
   reply: { text: string; end_call: boolean } | { failure: PersonaFailureMode };
 };
 
+/** A running persona double. */
 export interface PersonaDouble {
   /** The base URL clients use, ending in `/v1`. */
   url: string;
+  /** Every persona turn asked for, in arrival order. */
   turns: PersonaTurnRecord[];
   /** Requests passed on to `forwardTo`. */
   forwarded(): number;

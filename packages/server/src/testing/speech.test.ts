@@ -9,7 +9,7 @@ import {
   rmsDbfs,
   toFrames,
   volumeGain,
-} from '../../src/voice/audio/index.js';
+} from '../voice/audio/index.js';
 import { CLINIC_GOODBYE, CLINIC_GREETING } from './clinic-agent.js';
 import { createSpeechRegistry, synthesizeSpeech } from './speech.js';
 

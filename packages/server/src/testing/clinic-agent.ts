@@ -12,10 +12,13 @@ export const CLINIC_PRICES = {
   'flu shot': 35,
   'physiotherapy session': 75,
 } as const;
+/** A service the clinic books, named as callers say it. */
 export type ClinicService = keyof typeof CLINIC_PRICES;
 
+/** The agent's first turn, said before the caller speaks. */
 export const CLINIC_GREETING =
   'Thank you for calling Riverside Clinic, this is Riley. How can I help you today?';
+/** The agent's last turn, after which it hangs up. */
 export const CLINIC_GOODBYE = 'Thank you for calling Riverside Clinic. Goodbye!';
 
 /** The price the agent quotes for `wrongPriceService`: the right one plus $45. */
@@ -24,6 +27,7 @@ export const wrongPriceOf = (service: ClinicService) => CLINIC_PRICES[service] +
 /** How this call goes wrong, if it does (decided per call by the double). */
 export type ClinicBehaviour = { skipReadback: boolean; wrongPriceService: ClinicService | null };
 
+/** Where the booking stands: the question the agent asked last, or `booked` / `ended`. */
 export type ClinicStep = 'greeted' | 'offered' | 'ask_name' | 'ask_date' | 'readback' | 'booked' | 'ended';
 
 /** What the agent knows after a turn. */

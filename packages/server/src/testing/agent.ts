@@ -4,14 +4,6 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { type ClinicReply, type ClinicService, nextClinicTurn } from './clinic-agent.js';
 
-export {
-  CLINIC_GOODBYE,
-  CLINIC_GREETING,
-  CLINIC_PRICES,
-  type ClinicService,
-  wrongPriceOf,
-} from './clinic-agent.js';
-
 /**
  * A loopback double of a voice agent under test: the scripted clinic-booking agent of
  * `clinic-agent.ts` behind both wire formats of an agent connection. `POST /v1/chat/completions`
@@ -29,7 +21,7 @@ export interface AgentDoubleOptions {
   latencyMs?: number;
   /** Share of calls (0..1) in which the agent books without reading the date back. @default 0 */
   skipReadbackRate?: number;
-  /** A service whose price the agent quotes wrong ({@link wrongPriceOf}). @default null */
+  /** A service whose price the agent quotes wrong (the right one plus $45, `wrongPriceOf`). @default null */
   wrongPriceService?: ClinicService | null;
   /** Share of turns (0..1) that fail with `failure`, picked from the conversation id and turn. @default 0 */
   failRate?: number;
@@ -83,7 +75,10 @@ const CALL_CONNECTED = '(call connected)';
 
 type Parsed = { conversationId: string; seed: number | null; turn: number; callerTurns: string[] };
 
-const parseChat = (body: any): Parsed | null => {
+/** A JSON request body before it is checked: any field may be missing or of another type. */
+type Unchecked = { [field: string]: unknown } | null | undefined;
+
+const parseChat = (body: Unchecked): Parsed | null => {
   if (typeof body?.model !== 'string' || !Array.isArray(body.messages)) return null;
   const turns = (body.messages as Array<{ role: string; content: unknown }>).filter(
     (m) => (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string',
@@ -97,7 +92,7 @@ const parseChat = (body: any): Parsed | null => {
   };
 };
 
-const parseWebhook = (body: any): Parsed | null => {
+const parseWebhook = (body: Unchecked): Parsed | null => {
   if (typeof body?.conversation_id !== 'string' || !Array.isArray(body.messages)) return null;
   const messages = body.messages as Array<{ role: string; text: string }>;
   return {
@@ -134,7 +129,7 @@ export const readBody = (req: IncomingMessage) =>
     req.once('error', reject);
   });
 
-const parseJson = (text: string): unknown => {
+const parseJson = (text: string): Unchecked => {
   try {
     return JSON.parse(text);
   } catch {

@@ -37,6 +37,7 @@ export type JudgeDiscovery = {
   evidence: string | null;
 };
 
+/** Options of {@link startJudgeDouble}; only the latency can change later (`setLatency`). */
 export type JudgeDoubleOptions = {
   /** Delay before every reply, in ms. @default 0 */
   latencyMs?: number;
@@ -55,15 +56,19 @@ export type JudgeDoubleOptions = {
   override?: (call: JudgeCall) => { status: number; body: unknown } | undefined;
 };
 
+/** A running judge double. */
 export type JudgeDouble = {
   /** The base URL clients use, ending in `/v1`. */
   url: string;
+  /** Every call answered or being answered, in arrival order. */
   calls: JudgeCall[];
   /** Calls being answered now. */
   active(): number;
   /** The most calls ever answered at once. */
   peak(): number;
+  /** Sets the delay before every later reply, in ms. */
   setLatency(ms: number): void;
+  /** Stops the server, ending calls still waiting for their reply. */
   close(): Promise<void>;
 };
 
@@ -123,7 +128,7 @@ export const peakConcurrency = (
 
 const transcriptOf = (prompt: string) => prompt.match(/<transcript>\n([\s\S]*?)\n<\/transcript>/)?.[1] ?? '';
 
-const readJson = (req: IncomingMessage): Promise<any> =>
+const readJson = (req: IncomingMessage): Promise<{ messages?: Array<{ role: string; content?: unknown }> }> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

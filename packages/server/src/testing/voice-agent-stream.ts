@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
-import { createFramePacer, decodeMulaw, encodeMulaw, samplesPerFrame } from '../../src/voice/audio/index.js';
-import { type AgentMessage, parsePlatformMessage } from '../../src/voice/media-stream/protocol.js';
+import { createFramePacer, decodeMulaw, encodeMulaw, samplesPerFrame } from '../voice/audio/index.js';
+import { type AgentMessage, parsePlatformMessage } from '../voice/media-stream/protocol.js';
 import { nextClinicTurn } from './clinic-agent.js';
 import { type SpeechRegistry, synthesizeSpeech } from './speech.js';
 import type { VoiceAgentBehaviour, VoiceAgentEvent, VoiceAgentStream } from './voice-agent.js';

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenAiCompatibleProvider } from '../../src/providers/openai-compatible-provider.js';
+import { OpenAiCompatibleProvider } from '../providers/openai-compatible-provider.js';
 import {
   judgeScoreV1,
   type PersonaCallerVars,
   personaCallerV1,
   renderPrompt,
-} from '../../src/providers/prompts/index.js';
-import { type AgentDouble, CLINIC_GOODBYE, CLINIC_PRICES, startAgentDouble } from './agent.js';
+} from '../providers/prompts/index.js';
+import { type AgentDouble, startAgentDouble } from './agent.js';
+import { CLINIC_GOODBYE, CLINIC_PRICES } from './clinic-agent.js';
 import { type JudgeDouble, startJudgeDouble } from './judge.js';
 import { type PersonaDouble, startPersonaDouble } from './persona.js';
 

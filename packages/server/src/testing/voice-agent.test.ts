@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createFramePacer, decodeMulaw, encodeMulaw, toFrames } from '../../src/voice/audio/index.js';
-import { openMediaStream } from '../../src/voice/media-stream/client.js';
-import type { MediaStreamCloseInfo } from '../../src/voice/media-stream/session.js';
+import { createFramePacer, decodeMulaw, encodeMulaw, toFrames } from '../voice/audio/index.js';
+import { openMediaStream } from '../voice/media-stream/client.js';
+import type { MediaStreamCloseInfo } from '../voice/media-stream/session.js';
 import { CLINIC_GOODBYE, CLINIC_GREETING } from './clinic-agent.js';
 import { createSpeechRegistry, synthesizeSpeech } from './speech.js';
 import {

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import type { StartMessage } from '../../src/voice/media-stream/protocol.js';
+import type { StartMessage } from '../voice/media-stream/protocol.js';
 import type { ClinicBehaviour, ClinicService } from './clinic-agent.js';
 import { createSpeechRegistry, type SpeechRegistry } from './speech.js';
 import { serveVoiceAgentStream } from './voice-agent-stream.js';

@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type AgentDouble,
-  CLINIC_GOODBYE,
-  CLINIC_GREETING,
-  CLINIC_PRICES,
-  startAgentDouble,
-  wrongPriceOf,
-} from './agent.js';
+import { type AgentDouble, startAgentDouble } from './agent.js';
+import { CLINIC_GOODBYE, CLINIC_GREETING, CLINIC_PRICES, wrongPriceOf } from './clinic-agent.js';
 
 let agent: AgentDouble;
 beforeAll(async () => {
