@@ -128,26 +128,6 @@ describe('voice-eval CLI', () => {
     expect(printed).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   }, 120_000);
 
-  it('accepts a leading `--` before or after the command, as `pnpm start -- --port 3001` passes it', async () => {
-    const [version_, serveHelp, badPort, runSuiteHelp] = await Promise.all([
-      complete(['--', '--version']),
-      complete(['--', 'serve', '--', '--help']),
-      complete(['serve', '--', '--port', 'eighty']),
-      complete(['run-suite', '--', '--help']),
-    ]);
-    expect(version_).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
-    expect(serveHelp).toMatchObject({ code: 0, stderr: '' });
-    expect(serveHelp.stdout.split('\n')[0]).toBe('Usage: voice-eval serve [--port N] [--data-dir DIR]');
-    // --port is read as the option it is, not as an argument after an end-of-options marker
-    expect(badPort).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: "voice-eval serve: --port must be 0 to 65535, got 'eighty' (see voice-eval serve --help)\n",
-    });
-    expect(runSuiteHelp).toMatchObject({ code: 0, stderr: '' });
-    expect(runSuiteHelp.stdout.split('\n')[0]).toBe('Usage: voice-eval run-suite SUITE_ID [options]');
-  }, 120_000);
-
   it('answers an unknown command or option, or a bad argument, with one line on stderr and exit 2', async () => {
     const cases: Array<[string[], string]> = [
       [['frobnicate'], "voice-eval: unknown command 'frobnicate' (see voice-eval --help)"],

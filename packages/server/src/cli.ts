@@ -53,17 +53,8 @@ const help = (topic: string | undefined): number => {
   return EXIT.ok;
 };
 
-/**
- * The arguments without a leading `--`. `pnpm start -- --port 3001` and `npm start -- --port 3001`
- * are how package-manager users pass options on, and pnpm hands the `--` to the script; before a
- * command, or right after one, it ends no options (no command takes an argument that starts
- * with `-`), so it is dropped there rather than read as an argument.
- */
-const withoutSeparator = (argv: string[]): string[] => (argv[0] === '--' ? argv.slice(1) : argv);
-
 const dispatch = async (argv: string[]): Promise<number> => {
-  const [first, ...afterFirst] = argv;
-  const rest = withoutSeparator(afterFirst);
+  const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h') return help(undefined);
   if (first === '--version') {
     if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
@@ -91,8 +82,7 @@ const dispatch = async (argv: string[]): Promise<number> => {
  * on stderr and exit 2, bad configuration its message and exit 1; neither prints a stack trace.
  * `serve` resolves once the server listens (it then runs until a signal).
  */
-export const main = async (rawArgv: string[]): Promise<void> => {
-  const argv = withoutSeparator(rawArgv);
+export const main = async (argv: string[]): Promise<void> => {
   const command = argv[0] && !argv[0].startsWith('-') ? argv[0] : undefined;
   try {
     process.exitCode = await dispatch(argv);
