@@ -5,13 +5,22 @@ import type { PGlite } from '@electric-sql/pglite';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
 
-// int8 (count(*), sums) as numbers: our counts stay far below 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
-
 export type Db = Knex;
 
+/**
+ * int8 (count(*), sums) and numeric as numbers: our counts stay far below 2^53. Set on our own
+ * connections only, never on `pg.types`: a host app that embeds the server keeps pg's defaults.
+ */
+const numberParsers: Knex.PgCustomTypesConfig = {
+  getTypeParser: (oid, format) => {
+    if (oid === pg.types.builtins.INT8) return (value: string) => Number.parseInt(value, 10);
+    if (oid === pg.types.builtins.NUMERIC) return (value: string) => Number.parseFloat(value);
+    return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+  },
+};
+
 type PgLiteClientClass = new (config: Knex.Config) => Knex.Client;
+type PgLiteQuery = { _query(connection: unknown, obj: object): Promise<object> };
 
 /**
  * The knex client for PGlite, loaded on first use: PGlite and knex-pglite add about 40 MB to a
@@ -30,6 +39,11 @@ const loadPgLite = () => {
     config: Knex.Config,
   ) => Knex.Client & { processResponse(obj: object, runner: unknown): unknown };
   class PgLiteClient extends Base {
+    // PGlite reads int8 as a number already; numeric is read as on our pg connections
+    _query(connection: unknown, obj: { options?: object }): unknown {
+      obj.options = { ...obj.options, parsers: { [pg.types.builtins.NUMERIC]: Number.parseFloat } };
+      return (Base.prototype as unknown as PgLiteQuery)._query.call(this, connection, obj);
+    }
     override processResponse(obj: { method?: string }, runner: unknown): unknown {
       return super.processResponse(obj.method === 'del' ? { ...obj, method: 'delete' } : obj, runner);
     }
@@ -49,7 +63,7 @@ export const createDb = (options: DbOptions): Db => {
   if (options.kind === 'postgres') {
     return knex({
       client: 'pg',
-      connection: options.url,
+      connection: { connectionString: options.url, types: numberParsers },
       pool: { min: 0, max: options.poolMax ?? 10 },
     });
   }
