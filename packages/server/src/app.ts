@@ -6,6 +6,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import qs from 'qs';
 import type { Deps } from './deps.js';
 import { authenticate } from './http/authenticate.js';
+import { inContractOrder, type RouterFor } from './http/contract-routes.js';
 import { docsRouter } from './http/docs.js';
 import { withHeaderChecks } from './http/header-check.js';
 import { idempotency } from './http/idempotency.js';
@@ -17,16 +18,16 @@ import { resourceRouters } from './http/resource-routers.js';
 import { guardRouter, textGuard } from './http/text-guard.js';
 import { agentRoutes } from './modules/agents/routes.js';
 import { aiProviderRoutes } from './modules/ai-providers/routes.js';
-import { apiKeyRoutes } from './modules/api-keys/routes.js';
+import { apiKeyRoutes, generateKeyRoute } from './modules/api-keys/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { callImportSchemaRoutes } from './modules/call-import-schemas/routes.js';
 import { callImportRoutes } from './modules/call-imports/routes.js';
-import { evaluationRoutes } from './modules/evaluations/routes.js';
+import { dispatchDiagnosticsRoute, evaluationRoutes } from './modules/evaluations/routes.js';
 import { evaluatorResultRoutes } from './modules/evaluator-results/routes.js';
 import { evaluatorSuiteRoutes } from './modules/evaluator-suites/routes.js';
 import { evaluatorRoutes } from './modules/evaluators/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
-import { invitationRoutes } from './modules/invitations/routes.js';
+import { invitationPreviewRoute, invitationRoutes } from './modules/invitations/routes.js';
 import { metricRoutes } from './modules/metrics/routes.js';
 import { personaRoutes } from './modules/personas/routes.js';
 import { scenarioRoutes } from './modules/scenarios/routes.js';
@@ -118,21 +119,29 @@ export const createApp = (deps: Deps): Express => {
   app.use(routers.dispatch);
   // ts-rest types each middleware by the route it serves; ours serve every route. A route with
   // its own middleware (uploads) runs the text guard again after it, on the parsed form.
-  const mount = <T extends AppRouter>(area: T, router: Parameters<typeof createExpressEndpoints<T>>[1]) =>
+  // Express matches in registration order, which ts-rest takes from the handlers' keys: they are
+  // registered in the contract's order, so `/call-imports/dispatch-diagnostics` comes before
+  // `/call-imports/:id` however an area's handlers were put together.
+  const mount = <T extends AppRouter>(area: T, router: RouterFor<T>) =>
     createExpressEndpoints(
       area,
-      guardRouter(router),
+      guardRouter(inContractOrder(area, router)),
       routers.routerFor(area),
       options as unknown as TsRestExpressOptions<T>,
     );
-  mount(api.auth, authRoutes(deps));
+  // a few routes of an area belong to another module, which owns what they read
+  mount(api.auth, {
+    ...authRoutes(deps),
+    generateKey: generateKeyRoute(deps),
+    invitationPreview: invitationPreviewRoute(deps),
+  });
   mount(api.workspaces, workspaceRoutes(deps));
   mount(api.apiKeys, apiKeyRoutes(deps));
   mount(api.invitations, invitationRoutes(deps));
   mount(api.metrics, metricRoutes(deps));
   mount(api.voiceBundles, voiceBundleRoutes(deps));
   mount(api.callImportSchemas, callImportSchemaRoutes(deps));
-  mount(api.callImports, callImportRoutes(deps));
+  mount(api.callImports, { ...callImportRoutes(deps), dispatchDiagnostics: dispatchDiagnosticsRoute(deps) });
   mount(api.evaluations, evaluationRoutes(deps));
   mount(api.tags, tagRoutes(deps));
   mount(api.aiProviders, aiProviderRoutes(deps));

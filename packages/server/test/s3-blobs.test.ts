@@ -3,19 +3,14 @@ import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../src/commands/set-plan.js';
-import {
-  createAiProvider,
-  createSchema,
-  STT,
-  upload,
-} from '../src/modules/call-imports/call-imports.test-support.js';
-import { toCsv, toXlsx } from '../src/modules/call-imports/fixtures.js';
-import { audioFixture, uploadFile } from '../src/modules/personas/persona-fixtures.js';
 import type { BlobStorage } from '../src/storage/index.js';
 import { S3Storage } from '../src/storage/index.js';
 import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../src/testing/openai-compatible.js';
 import { silentWav } from './doubles/recordings.js';
 import { type S3Double, startS3Double } from './doubles/s3.js';
+import { toCsv, toXlsx } from './factories/call-import-files.js';
+import { createAiProvider, createSchema, STT, upload } from './factories/call-imports.js';
+import { audioFixture, uploadFile } from './factories/personas.js';
 import { createHarness, type Harness } from './harness.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { enrolTenants } from '../src/dispatch/repo.js';
-import type { DispatchSource } from '../src/dispatch/source.js';
+import { defineDispatchSource } from '../src/dispatch/statements.js';
 
 /**
  * A second, test-only kind of dispatched work on two small tables of its own (jobs and their
@@ -57,48 +57,11 @@ export const makeScratchJob = async (
   return job.id as string;
 };
 
-const START_SQL = `with picked as (
-    select x.id, ?::text || ':' || gen_random_uuid()::text as lease_owner
-      from json_to_recordset(?::json) as p(job_id uuid, n int)
-      cross join lateral (
-        select i.id from scratch_items i
-         where i.job_id = p.job_id and i.status = 'pending'
-         order by i.position, i.id
-         limit p.n
-         for update skip locked) x
-  ), started as (
-    update scratch_items i
-       set status = 'running', lease_owner = p.lease_owner, lease_expires_at = ?, attempts = i.attempts + 1
-      from picked p
-     where i.id = p.id and i.status = 'pending'
-    returning i.*
-  ), jobs_started as (
-    update scratch_jobs set status = 'running' where status = 'pending' and id in (select job_id from started)
-  )
-  select id, job_id, organization_id, workspace_id, status, lease_owner, attempts from started`;
-
 /** The scratch dispatch source: jobs are `scratch_jobs`, items `scratch_items`. */
-export const scratchSource: DispatchSource<ScratchItem> = {
+export const scratchSource = defineDispatchSource<ScratchItem>({
   name: SCRATCH_SOURCE,
-  inFlightSql: `select organization_id, workspace_id, job_id, count(*)::int as n
-      from scratch_items where status = 'running' and lease_expires_at > ?
-     group by organization_id, workspace_id, job_id`,
-  candidatesSql: `select j.id, j.organization_id, j.workspace_id, j.dispatch_key,
-         o.ring_key as organization_key, w.ring_key as workspace_key,
-         o.child_cursor as organization_cursor, w.child_cursor as workspace_cursor, p.pending
-    from scratch_jobs j
-    join dispatch_tenants o on o.organization_id = j.organization_id and o.workspace_id is null
-    join dispatch_tenants w on w.workspace_id = j.workspace_id
-   cross join lateral (
-     select count(*)::int as pending from (
-       select 1 from scratch_items i where i.job_id = j.id and i.status = 'pending' limit ?) x) p
-   where j.status in ('pending', 'running') and p.pending > 0`,
-  start: async (trx, assignments, options) => {
-    const result = await trx.raw(START_SQL, [
-      options.instanceId,
-      JSON.stringify(assignments),
-      new Date(options.now.getTime() + options.leaseMs),
-    ]);
-    return result.rows as ScratchItem[];
-  },
-};
+  jobs: 'scratch_jobs',
+  items: 'scratch_items',
+  jobColumn: 'job_id',
+  select: 'select id, job_id, organization_id, workspace_id, status, lease_owner, attempts from started',
+});

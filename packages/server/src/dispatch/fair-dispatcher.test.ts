@@ -1,15 +1,15 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../../test/setup-db.js';
-import { evaluationDispatchSource } from '../modules/evaluations/dispatch-source.js';
-import { SCORE_TASK } from '../modules/evaluations/service.js';
 import {
   liveCounts,
   makeEvaluation,
   makeOrganization,
   makeWorkspace,
   resetDispatch,
-} from './dispatch-fixtures.js';
+} from '../../test/factories/dispatch.js';
+import { createTestDb, type TestDb } from '../../test/setup-db.js';
+import { evaluationDispatchSource } from '../modules/evaluations/dispatch-source.js';
+import { SCORE_TASK } from '../modules/evaluations/service.js';
 import { createFairDispatcher, dispatchPass } from './fair-dispatcher.js';
 import type { DispatchLimits } from './plan.js';
 

@@ -1,12 +1,17 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  liveCounts,
+  makeEvaluation,
+  makeOrganization,
+  makeWorkspace,
+} from '../../test/factories/dispatch.js';
 import { createTestDb, type TestDb } from '../../test/setup-db.js';
 import type { RequestContext } from '../context.js';
 import { createDb } from '../db/knex.js';
 import { cancelEvaluation } from '../modules/evaluations/service.js';
 import { createVoiceEvalServer, type VoiceEvalServer } from '../server.js';
 import { type JudgeCall, type JudgeDouble, peakConcurrency, startJudgeDouble } from '../testing/judge.js';
-import { liveCounts, makeEvaluation, makeOrganization, makeWorkspace } from './dispatch-fixtures.js';
 
 /**
  * Two server instances (each its own worker pool, instance id and connection pool) on one

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  makeEvaluation,
+  makeOrganization,
+  makeWorkspace,
+  resetDispatch,
+} from '../../test/factories/dispatch.js';
+import {
   createScratchTables,
   makeScratchJob,
   SCRATCH_SOURCE,
@@ -12,7 +18,6 @@ import {
   evaluationDispatchSource,
 } from '../modules/evaluations/dispatch-source.js';
 import { SCORE_TASK } from '../modules/evaluations/service.js';
-import { makeEvaluation, makeOrganization, makeWorkspace, resetDispatch } from './dispatch-fixtures.js';
 import { createFairDispatcher } from './fair-dispatcher.js';
 import type { DispatchLimits } from './plan.js';
 

@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../test/access-rules.js';
+import { callRows, createSchema, importCsv } from '../../test/factories/call-imports.js';
 import { createHarness, type Harness } from '../../test/harness.js';
-import { callRows, createSchema, importCsv } from '../modules/call-imports/call-imports.test-support.js';
 import { streamJsonDocument } from './json-stream.js';
 import { errorHandler } from './problem.js';
 

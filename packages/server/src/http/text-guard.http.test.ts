@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../test/access-rules.js';
+import { upload } from '../../test/factories/call-imports.js';
 import { createHarness, type Harness, type Headers } from '../../test/harness.js';
-import { upload } from '../modules/call-imports/call-imports.test-support.js';
 import { MAX_DEPTH } from './text-guard.js';
 
 let h: Harness;

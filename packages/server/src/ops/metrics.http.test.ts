@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeEvaluation } from '../../test/factories/dispatch.js';
 import { createHarness, type Harness } from '../../test/harness.js';
-import { makeEvaluation } from '../dispatch/dispatch-fixtures.js';
 import { chatReply, errorReply, type OpenAiDouble, startOpenAiDouble } from '../testing/openai-compatible.js';
 import { recordWebhookDelivery } from './metrics.js';
 

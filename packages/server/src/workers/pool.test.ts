@@ -3,7 +3,14 @@ import { getEventListeners } from 'node:events';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, type TestDb } from '../../test/setup-db.js';
-import { claimRows, completeLeased, type Lease, renewLease, sweepExpired, type WorkTable } from './lease.js';
+import {
+  claimRows,
+  completeLeased,
+  type Lease,
+  renewLease,
+  sweepExpired,
+  type WorkTable,
+} from '../dispatch/lease.js';
 import { type Task, WorkerPool } from './pool.js';
 
 let t: TestDb;

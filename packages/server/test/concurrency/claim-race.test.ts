@@ -1,16 +1,15 @@
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/knex.js';
-import { makeCallImport, makeEvaluation, makeOrganization } from '../../src/dispatch/dispatch-fixtures.js';
 import { createFairDispatcher } from '../../src/dispatch/fair-dispatcher.js';
+import { claimRows, completeLeased, sweepExpired } from '../../src/dispatch/lease.js';
 import {
   type DispatchedEvaluationRow,
   evaluationDispatchSource,
-  startEvaluationRows,
 } from '../../src/modules/evaluations/dispatch-source.js';
 import { SCORE_TASK } from '../../src/modules/evaluations/service.js';
-import { claimRows, completeLeased, sweepExpired } from '../../src/workers/lease.js';
 import { DIARISATION_WORK } from '../../src/workers/tasks/diarise-call-import-row.js';
+import { makeCallImport, makeEvaluation, makeOrganization } from '../factories/dispatch.js';
 import { createTestDb, type TestDb } from '../setup-db.js';
 
 /**
@@ -157,7 +156,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       // the statement alone, without the dispatcher's advisory lock: it must be safe by itself
       const claims = await race((claimer) =>
         pool.transaction((trx) =>
-          startEvaluationRows(trx, [{ job_id: evaluation.id, n: BATCH }], {
+          evaluationDispatchSource.start(trx, [{ job_id: evaluation.id, n: BATCH }], {
             instanceId: `claimer-${claimer}`,
             now,
             leaseMs: LEASE_MS,
@@ -236,7 +235,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
             .limit(3)
             .forUpdate(),
         (trx) =>
-          startEvaluationRows(trx, [{ job_id: evaluation.id, n: 10 }], {
+          evaluationDispatchSource.start(trx, [{ job_id: evaluation.id, n: 10 }], {
             instanceId: 'x',
             now,
             leaseMs: LEASE_MS,

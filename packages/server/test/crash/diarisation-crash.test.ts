@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { toCsv } from '../../src/modules/call-imports/fixtures.js';
 import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../src/testing/openai-compatible.js';
 import { type RecordingsDouble, silentWav, startRecordingsDouble } from '../doubles/recordings.js';
+import { toCsv } from '../factories/call-import-files.js';
 import { createTestDb, type TestDb } from '../setup-db.js';
 import { type ChildServer, callChild, childEnv, startChildServer } from './child-server.js';
 

@@ -1,11 +1,11 @@
 import { SuiteRunComparisonSchema, SuiteRunSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_SUITE_EXIT, runSuite } from '../../src/commands/run-suite.js';
-import { generateReport } from '../../src/modules/evaluator-results/report-fixtures.js';
-import { makeRunnableSuite, startRun } from '../../src/modules/suite-runs/run-fixtures.js';
 import { type AgentDouble, startAgentDouble } from '../../src/testing/agent.js';
 import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
 import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
+import { generateReport } from '../factories/reports.js';
+import { makeRunnableSuite, startRun } from '../factories/suite-runs.js';
 import { createHarness, type Harness } from '../harness.js';
 
 /**

@@ -1,6 +1,5 @@
 import { SuiteRunSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeRunnableSuite, startRun } from '../../src/modules/suite-runs/run-fixtures.js';
 import { CLINIC_GREETING } from '../../src/testing/clinic-agent.js';
 import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
 import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
@@ -8,6 +7,7 @@ import { type SpeechProviderDouble, startSpeechProviderDouble } from '../../src/
 import { createSpeechRegistry } from '../../src/testing/speech-registry.js';
 import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
 import { decodeWav, rmsDbfs } from '../../src/voice/audio/index.js';
+import { makeRunnableSuite, startRun } from '../factories/suite-runs.js';
 import { createHarness, type Harness } from '../harness.js';
 
 /**

@@ -2,8 +2,6 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SuiteRunSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../../src/commands/set-plan.js';
-import { uploadFile } from '../../src/modules/personas/persona-fixtures.js';
-import { makeRunnableSuite, startRun } from '../../src/modules/suite-runs/run-fixtures.js';
 import { S3Storage } from '../../src/storage/index.js';
 import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
 import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
@@ -13,6 +11,8 @@ import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/
 import { decodeWav } from '../../src/voice/audio/index.js';
 import { silentWav } from '../doubles/recordings.js';
 import { type S3Double, startS3Double } from '../doubles/s3.js';
+import { uploadFile } from '../factories/personas.js';
+import { makeRunnableSuite, startRun } from '../factories/suite-runs.js';
 import { createHarness, type Harness } from '../harness.js';
 
 /**

@@ -17,3 +17,10 @@ export const apiKeyRoutes = (deps: Deps) =>
       return { status: 204, body: undefined };
     },
   });
+
+/** `POST /auth/generate-key` sits under the auth routes; the key itself is this module's. */
+export const generateKeyRoute = (deps: Deps) =>
+  s.route(contract.auth.generateKey, async ({ body, req }) => ({
+    status: 201,
+    body: await service.generateKey(deps, contextOf(req), body),
+  }));

@@ -53,6 +53,21 @@ export const insertOrganization = async (db: Knex, name: string): Promise<{ id: 
 export const insertMembership = (db: Knex, organizationId: string, userId: string, role: Role) =>
   db('memberships').insert({ organization_id: organizationId, user_id: userId, role });
 
+/** Adds the user to the organization with `role`, or re-activates their membership with that role. */
+export const upsertMembership = (db: Knex, organizationId: string, userId: string, role: Role) =>
+  db('memberships')
+    .insert({ organization_id: organizationId, user_id: userId, role })
+    .onConflict(['organization_id', 'user_id'])
+    .merge({ role, status: 'active' });
+
+/** The membership of the account with this e-mail in the organization, whatever its status. */
+export const findMembershipByEmail = (db: Knex, organizationId: string, email: string) =>
+  db('memberships as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .where({ 'm.organization_id': organizationId })
+    .whereRaw('lower(u.email) = lower(?)', [email])
+    .first<{ user_id: string } | undefined>('m.user_id');
+
 /** The user's active membership in one organization, with the organization's plan and name. */
 export const findActiveMembership = (db: Knex, userId: string, organizationId: string) =>
   db('memberships as m')

@@ -207,3 +207,45 @@ export const me = async (deps: Deps, ctx: RequestContext): Promise<Me> => {
     })),
   };
 };
+
+/** An account as the auth module stores it. */
+export type Account = repo.UserRow;
+
+/** The account of an e-mail, if one exists. */
+export const findAccount = (db: Knex, email: string): Promise<Account | undefined> =>
+  repo.findUserByEmail(db, email);
+
+/** Whether the account with this e-mail belongs to the organization. */
+export const isMember = async (db: Knex, organizationId: string, email: string): Promise<boolean> =>
+  (await repo.findMembershipByEmail(db, organizationId, email)) !== undefined;
+
+/**
+ * Makes an account a member of the organization with `role` (creating the account when there is
+ * none, with the given password hash) and signs it in there, inside the caller's transaction.
+ */
+export const joinOrganization = async (
+  deps: Deps,
+  trx: Knex,
+  join: {
+    account: Account | undefined;
+    email: string;
+    name: string;
+    passwordHash: string | null;
+    organizationId: string;
+    role: Role;
+  },
+): Promise<Session> => {
+  const user =
+    join.account ??
+    (await repo.insertUser(trx, {
+      email: join.email,
+      name: join.name,
+      ...splitName(join.name),
+      password_hash: join.passwordHash,
+      email_is_placeholder: false,
+    }));
+  await repo.upsertMembership(trx, join.organizationId, user.id, join.role);
+  deps.authCache.evict(`member:${user.id}:`);
+  const membership = await repo.findActiveMembership(trx, user.id, join.organizationId);
+  return issueSession(deps, trx, user, membership!);
+};

@@ -3,8 +3,14 @@ import { join } from 'node:path';
 import { type CallImport, CallImportRowIdsSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
+import {
+  callRows,
+  createSchema,
+  createTag,
+  importCsv,
+  upload,
+} from '../../../test/factories/call-imports.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
-import { callRows, createSchema, createTag, importCsv, upload } from './call-imports.test-support.js';
 import * as rows from './row-repo.js';
 
 let h: Harness;

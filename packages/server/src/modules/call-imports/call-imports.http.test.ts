@@ -1,7 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
-import { startOpenAiDouble } from '../../testing/openai-compatible.js';
 import {
   callRows,
   createAiProvider,
@@ -9,7 +7,9 @@ import {
   csvPart,
   importCsv,
   upload,
-} from './call-imports.test-support.js';
+} from '../../../test/factories/call-imports.js';
+import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { startOpenAiDouble } from '../../testing/openai-compatible.js';
 
 let h: Harness;
 let schemaId: string;

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
-import { createHarness, type Harness } from '../../../test/harness.js';
 import {
   callRows,
   createSchema,
@@ -8,7 +7,8 @@ import {
   csvPart,
   importCsv,
   upload,
-} from './call-imports.test-support.js';
+} from '../../../test/factories/call-imports.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 
 let h: Harness;
 let schemaId: string;

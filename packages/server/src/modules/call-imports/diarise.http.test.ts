@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RecordingsDouble, silentWav, startRecordingsDouble } from '../../../test/doubles/recordings.js';
+import {
+  callRows,
+  createAiProvider,
+  createSchema,
+  importCsv,
+  upload,
+} from '../../../test/factories/call-imports.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
 import {
   chatReply,
@@ -7,7 +14,6 @@ import {
   type OpenAiDouble,
   startOpenAiDouble,
 } from '../../testing/openai-compatible.js';
-import { callRows, createAiProvider, createSchema, importCsv, upload } from './call-imports.test-support.js';
 
 let h: Harness;
 let openai: OpenAiDouble;

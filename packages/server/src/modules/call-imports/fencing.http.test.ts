@@ -1,7 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../../test/harness.js';
-import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
-import { diariseCallImportRowTask } from '../../workers/tasks/diarise-call-import-row.js';
 import {
   callRows,
   countersOf,
@@ -11,7 +8,10 @@ import {
   postAction,
   rowsOf,
   STT,
-} from './call-imports.test-support.js';
+} from '../../../test/factories/call-imports.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
+import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
+import { diariseCallImportRowTask } from '../../workers/tasks/diarise-call-import-row.js';
 
 /** Fencing with the real task and leases, driven by hand (no worker loop) and an injected clock. */
 

@@ -1,54 +1,51 @@
-import { initServer } from '@ts-rest/express';
-import { type CallImportRowIds, contract } from '@voice-eval/contract';
+import type { CallImportRowIds, contract } from '@voice-eval/contract';
 import { contextOf } from '../../context.js';
 import type { Deps } from '../../deps.js';
+import type { RouterFor } from '../../http/contract-routes.js';
 import { streamJsonDocument } from '../../http/json-stream.js';
-import { getDispatchDiagnostics } from '../evaluations/diagnostics.js';
 import { createCallImport } from './create.js';
 import * as service from './service.js';
 import { cancelDiarisation, transcribeCallImport } from './transcribe.js';
 import { callImportUpload, uploadedFiles } from './upload.js';
 
-const s = initServer();
+/**
+ * Handlers of `contract.callImports` but the dispatch diagnostics, which the evaluations module
+ * owns and the app mounts beside these (evaluations reads call imports, not the other way round).
+ */
+export type CallImportRoutes = Omit<RouterFor<typeof contract.callImports>, 'dispatchDiagnostics'>;
 
-/** Handlers of `contract.callImports`; dispatch diagnostics belong to the evaluations module. */
-export const callImportRoutes = (deps: Deps) =>
-  s.router(contract.callImports, {
-    list: async ({ query, req }) => ({
-      status: 200,
-      body: await service.listCallImports(deps, contextOf(req), query),
+export const callImportRoutes = (deps: Deps): CallImportRoutes => ({
+  list: async ({ query, req }) => ({
+    status: 200,
+    body: await service.listCallImports(deps, contextOf(req), query),
+  }),
+  create: {
+    middleware: callImportUpload(deps),
+    handler: async ({ req }) => ({
+      status: 201,
+      body: await createCallImport(deps, contextOf(req), req.body, uploadedFiles(req)),
     }),
-    create: {
-      middleware: callImportUpload(deps),
-      handler: async ({ req }) => ({
-        status: 201,
-        body: await createCallImport(deps, contextOf(req), req.body, uploadedFiles(req)),
-      }),
-    },
-    dispatchDiagnostics: async ({ query, req }) => ({
-      status: 200,
-      body: await getDispatchDiagnostics(deps, contextOf(req), query),
-    }),
-    get: async ({ params, query, req }) => ({
-      status: 200,
-      body: await service.getCallImportDetail(deps, contextOf(req), params.call_import_id, query),
-    }),
-    rowIds: async ({ params, query, req, res }) => {
-      const chunks = await service.rowIdsDocument(deps, contextOf(req), params.call_import_id, query);
-      // ts-rest pipes a stream as it is: the database writes this JSON (up to millions of ids)
-      const body = await streamJsonDocument(req, res, chunks);
-      return { status: 200, body: body as unknown as CallImportRowIds };
-    },
-    transcribe: async ({ params, body, req }) => ({
-      status: 202,
-      body: await transcribeCallImport(deps, contextOf(req), params.call_import_id, body),
-    }),
-    cancelDiarisation: async ({ params, body, req }) => ({
-      status: 200,
-      body: await cancelDiarisation(deps, contextOf(req), params.call_import_id, body),
-    }),
-    delete: async ({ params, req }) => {
-      await service.deleteCallImport(deps, contextOf(req), params.call_import_id);
-      return { status: 204, body: undefined };
-    },
-  });
+  },
+  get: async ({ params, query, req }) => ({
+    status: 200,
+    body: await service.getCallImportDetail(deps, contextOf(req), params.call_import_id, query),
+  }),
+  rowIds: async ({ params, query, req, res }) => {
+    const chunks = await service.rowIdsDocument(deps, contextOf(req), params.call_import_id, query);
+    // ts-rest pipes a stream as it is: the database writes this JSON (up to millions of ids)
+    const body = await streamJsonDocument(req, res, chunks);
+    return { status: 200, body: body as unknown as CallImportRowIds };
+  },
+  transcribe: async ({ params, body, req }) => ({
+    status: 202,
+    body: await transcribeCallImport(deps, contextOf(req), params.call_import_id, body),
+  }),
+  cancelDiarisation: async ({ params, body, req }) => ({
+    status: 200,
+    body: await cancelDiarisation(deps, contextOf(req), params.call_import_id, body),
+  }),
+  delete: async ({ params, req }) => {
+    await service.deleteCallImport(deps, contextOf(req), params.call_import_id);
+    return { status: 204, body: undefined };
+  },
+});

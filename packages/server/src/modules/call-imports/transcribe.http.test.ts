@@ -1,8 +1,6 @@
 import type { CallImport } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
-import { createHarness, type Harness } from '../../../test/harness.js';
-import { type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
 import {
   callRows,
   countersOf,
@@ -12,7 +10,9 @@ import {
   postAction,
   rowsOf,
   STT,
-} from './call-imports.test-support.js';
+} from '../../../test/factories/call-imports.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
+import { type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
 
 let h: Harness;
 let double: OpenAiDouble;

@@ -1,9 +1,11 @@
 import type {
   CancelDiarisationBody,
   CancelDiarisationResult,
+  DiarisationError,
   TranscribeBodySchema,
   TranscribeResult,
 } from '@voice-eval/contract';
+import type { Knex } from 'knex';
 import type { z } from 'zod';
 import { actorLabel, type RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
@@ -121,3 +123,14 @@ export const cancelDiarisation = async (
   }
   return { cancelled, skipped: Math.max(0, targeted - cancelled) };
 };
+
+/**
+ * Cancels the diarisation of every pending and running row of an import inside the caller's
+ * transaction (a suite run being cancelled); the caller settles what waits on it.
+ */
+export const cancelImportDiarisation = (
+  trx: Knex,
+  callImportId: string,
+  error: DiarisationError,
+  now: Date,
+): Promise<number> => work.cancelRows(trx, { callImportId, rowIds: null }, error, now);

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
+import { toXlsx, zip } from '../../../test/factories/call-import-files.js';
+import { createSchema, upload } from '../../../test/factories/call-imports.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
-import { createSchema, upload } from './call-imports.test-support.js';
-import { toXlsx, zip } from './fixtures.js';
 
 let h: Harness;
 let schemaId: string;

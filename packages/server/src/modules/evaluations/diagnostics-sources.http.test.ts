@@ -1,8 +1,8 @@
 import { contract } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { callRows, makeImport, makeMetric, startEvaluation } from '../../../test/factories/evaluations.js';
 import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
 import { createScratchTables, makeScratchJob, scratchSource } from '../../../test/scratch-dispatch-source.js';
-import { callRows, makeImport, makeMetric, startEvaluation } from './evaluation-fixtures.js';
 import { SCORE_TASK } from './service.js';
 
 const PATH = '/api/v1/call-imports/dispatch-diagnostics';

@@ -1,10 +1,10 @@
 import { contract } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
+import { callRows, makeImport, makeMetric, startEvaluation } from '../../../test/factories/evaluations.js';
 import { createHarness, type Harness, type Headers, type Tenant } from '../../../test/harness.js';
 import { dispatchPass, limitsOf } from '../../dispatch/fair-dispatcher.js';
 import { evaluationDispatchSource } from './dispatch-source.js';
-import { callRows, makeImport, makeMetric, startEvaluation } from './evaluation-fixtures.js';
 
 const PATH = '/api/v1/call-imports/dispatch-diagnostics';
 const ResponseSchema = contract.callImports.dispatchDiagnostics.responses[200];

@@ -1,9 +1,15 @@
 import { EvaluationRowSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
+import {
+  callRows,
+  makeImport,
+  makeMetric,
+  settled,
+  startEvaluation,
+} from '../../../test/factories/evaluations.js';
 import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
 import { defaultAnswer, type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
-import { callRows, makeImport, makeMetric, settled, startEvaluation } from './evaluation-fixtures.js';
 
 /** Workers on; the judge answers `answers` per metric id (else a valid default) and fails on demand. */
 let h: Harness;

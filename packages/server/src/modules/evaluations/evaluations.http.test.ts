@@ -1,9 +1,9 @@
 import { EvaluationSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
+import { callRows, makeImport, makeMetric, startEvaluation } from '../../../test/factories/evaluations.js';
+import { makeTriple } from '../../../test/factories/evaluators.js';
 import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
-import { makeTriple } from '../evaluators/evaluator-fixtures.js';
-import { callRows, makeImport, makeMetric, startEvaluation } from './evaluation-fixtures.js';
 
 /** No workers: evaluations stay as created. `bare` has no AI provider at all. */
 let h: Harness;

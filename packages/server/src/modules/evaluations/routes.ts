@@ -3,6 +3,7 @@ import { contract } from '@voice-eval/contract';
 import { contextOf } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { createEvaluation } from './create.js';
+import { getDispatchDiagnostics } from './diagnostics.js';
 import * as service from './service.js';
 
 const s = initServer();
@@ -31,3 +32,10 @@ export const evaluationRoutes = (deps: Deps) =>
       body: await service.cancelEvaluation(deps, contextOf(req), params.evaluation_id),
     }),
   });
+
+/** `GET /call-imports/dispatch-diagnostics` sits under the call-import routes; the dispatch is ours. */
+export const dispatchDiagnosticsRoute = (deps: Deps) =>
+  s.route(contract.callImports.dispatchDiagnostics, async ({ query, req }) => ({
+    status: 200,
+    body: await getDispatchDiagnostics(deps, contextOf(req), query),
+  }));

@@ -5,7 +5,7 @@ import { iso, isoOrNull } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { lockDispatch } from '../../dispatch/repo.js';
 import { ApiError, notFound } from '../../errors.js';
-import { activeIdsBySlug } from '../metrics/repo.js';
+import { activeMetricIdsBySlug } from '../metrics/service.js';
 import * as repo from './repo.js';
 import type { EvaluationRowError } from './score.js';
 
@@ -122,7 +122,7 @@ export const listEvaluationRows = async (
     (row: repo.EvaluationRowRecord) => row,
   );
   const keys = page.items.flatMap((row) => (row.discovered ?? []).map((d) => d.key));
-  const bySlug = await activeIdsBySlug(deps.db, ctx, keys);
+  const bySlug = await activeMetricIdsBySlug(deps.db, ctx, keys);
   return { ...page, items: page.items.map((row) => toEvaluationRow(row, bySlug)) };
 };
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeEvaluation, makeOrganization, resetDispatch } from '../../../test/factories/dispatch.js';
 import { createTestDb, type TestDb } from '../../../test/setup-db.js';
-import { makeEvaluation, makeOrganization, resetDispatch } from '../../dispatch/dispatch-fixtures.js';
 import { dispatchPass } from '../../dispatch/fair-dispatcher.js';
-import { sweepExpired } from '../../workers/lease.js';
+import { sweepExpired } from '../../dispatch/lease.js';
 import { evaluationDispatchSource } from './dispatch-source.js';
 import {
   completeRow,

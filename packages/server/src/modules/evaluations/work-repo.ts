@@ -1,6 +1,6 @@
 import type { TranscriptTurn, VoiceMeasures } from '@voice-eval/contract';
 import type { Knex } from 'knex';
-import type { WorkTable } from '../../workers/lease.js';
+import type { WorkTable } from '../../dispatch/lease.js';
 import { type EventToEmit, emitEvents } from '../webhook-endpoints/service.js';
 import type { MetricSnapshot } from './results.js';
 import type { ScoreOutcome } from './score.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeImport, makeMetric, settled, startEvaluation } from '../../../test/factories/evaluations.js';
+import { CLUSTERS, generateReport, makeProvider, scopeQuery } from '../../../test/factories/reports.js';
 import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
 import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
-import { makeImport, makeMetric, settled, startEvaluation } from '../evaluations/evaluation-fixtures.js';
-import { CLUSTERS, generateReport, makeProvider, scopeQuery } from './report-fixtures.js';
 
 /**
  * Discovery closes the loop (issue 17): a metric with `allow_discovery` makes the judge report

@@ -1,8 +1,8 @@
 import { FailurePoliciesSchema, MetricClustersReportSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
+import { makeMetric } from '../../../test/factories/evaluations.js';
 import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
-import { makeMetric } from '../evaluations/evaluation-fixtures.js';
 
 let h: Harness;
 let member: Headers;

@@ -1,7 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
-import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
-import { errorReply, type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
 import {
   generateReport,
   judgeReply,
@@ -10,7 +7,10 @@ import {
   type SeededMetrics,
   seedEvaluation,
   seededCalls,
-} from './report-fixtures.js';
+} from '../../../test/factories/reports.js';
+import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
+import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
+import { errorReply, type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
 
 let h: Harness;
 let headers: Headers;

@@ -2,14 +2,6 @@ import { type MetricClustersReport, MetricClustersReportSchema } from '@voice-ev
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
-import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
-import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
-import {
-  chatReply,
-  errorReply,
-  type OpenAiDouble,
-  startOpenAiDouble,
-} from '../../testing/openai-compatible.js';
 import {
   generateReport,
   judgeReply,
@@ -19,7 +11,15 @@ import {
   type SeededMetrics,
   seedEvaluation,
   seededCalls,
-} from './report-fixtures.js';
+} from '../../../test/factories/reports.js';
+import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
+import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
+import {
+  chatReply,
+  errorReply,
+  type OpenAiDouble,
+  startOpenAiDouble,
+} from '../../testing/openai-compatible.js';
 
 let h: Harness;
 let headers: Headers;

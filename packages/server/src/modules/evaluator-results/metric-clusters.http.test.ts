@@ -1,8 +1,6 @@
 import { type MetricClustersReport, MetricClustersReportSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
-import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
-import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
 import {
   CLUSTERS,
   generateReport,
@@ -14,7 +12,9 @@ import {
   scopeQuery,
   seedEvaluation,
   seededCalls,
-} from './report-fixtures.js';
+} from '../../../test/factories/reports.js';
+import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
+import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
 
 let h: Harness;
 let headers: Headers;

@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
-import { createHarness, type Harness } from '../../../test/harness.js';
+import { createSuite, makeWorld } from '../../../test/factories/evaluator-suites.js';
 import {
   countEvaluators,
   makeAgent,
   makeMetric,
   makePersona,
   makeScenario,
-} from '../evaluators/evaluator-fixtures.js';
-import { createSuite, makeWorld } from './suite-fixtures.js';
+} from '../../../test/factories/evaluators.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {

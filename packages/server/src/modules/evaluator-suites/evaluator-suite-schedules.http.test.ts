@@ -1,8 +1,8 @@
 import { EvaluatorSuiteSchema } from '@voice-eval/contract';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
+import { createSuite, makeWorld, nextSeq } from '../../../test/factories/evaluator-suites.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
-import { createSuite, makeWorld, nextSeq } from './suite-fixtures.js';
 
 // no workers: the scheduler must not move next_run_at while these tests read it
 let h: Harness;

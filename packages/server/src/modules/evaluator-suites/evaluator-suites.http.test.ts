@@ -1,8 +1,8 @@
 import { EvaluatorSuiteSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules } from '../../../test/access-rules.js';
+import { createSuite, makeWorld, nextSeq } from '../../../test/factories/evaluator-suites.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
-import { createSuite, makeWorld, nextSeq } from './suite-fixtures.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -2,7 +2,6 @@ import { EvaluatorSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
 import {
   countEvaluators,
   makeAgent,
@@ -11,7 +10,8 @@ import {
   makePersona,
   makeScenario,
   makeTriple,
-} from './evaluator-fixtures.js';
+} from '../../../test/factories/evaluators.js';
+import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -14,3 +14,10 @@ export const invitationRoutes = (deps: Deps) =>
     }),
     accept: async ({ body }) => ({ status: 200, body: await service.acceptInvitation(deps, body) }),
   });
+
+/** The unauthenticated preview sits under the auth routes; the invitation is this module's. */
+export const invitationPreviewRoute = (deps: Deps) =>
+  s.route(contract.auth.invitationPreview, async ({ params }) => ({
+    status: 200,
+    body: await service.previewInvitation(deps, params.token),
+  }));

@@ -13,21 +13,10 @@ import { iso, isoOrNull } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
-import * as authRepo from '../auth/repo.js';
-import { issueSession } from '../auth/service.js';
+import { findAccount, isMember, joinOrganization } from '../auth/service.js';
 import { sha256 } from '../auth/tokens.js';
-
-type InvitationRow = {
-  id: string;
-  organization_id: string;
-  email: string;
-  role: Invitation['role'];
-  invited_by: string | null;
-  expires_at: Date;
-  accepted_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-};
+import type { InvitationRow } from './repo.js';
+import * as repo from './repo.js';
 
 const statusOf = (row: InvitationRow, now: Date): Invitation['status'] =>
   row.accepted_at ? 'accepted' : row.expires_at <= now ? 'expired' : 'pending';
@@ -54,39 +43,22 @@ export const createInvitation = async (
   const now = deps.now();
   const token = `veinv_${randomBytes(24).toString('base64url')}`;
   const row = await deps.db.transaction(async (trx) => {
-    const member = await trx('memberships as m')
-      .join('users as u', 'u.id', 'm.user_id')
-      .where({ 'm.organization_id': ctx.organizationId })
-      .whereRaw('lower(u.email) = lower(?)', [body.email])
-      .first('m.user_id');
-    if (member)
+    if (await isMember(trx, ctx.organizationId, body.email))
       throw new ApiError('conflict', 'This e-mail already belongs to a member of the organization.');
-    await trx('invitations')
-      .where({ organization_id: ctx.organizationId })
-      .whereRaw('lower(email) = lower(?)', [body.email])
-      .whereNull('accepted_at')
-      .delete();
-    const [created] = await trx('invitations')
-      .insert({
-        organization_id: ctx.organizationId,
-        email: body.email,
-        role: body.role,
-        token_hash: sha256(token),
-        invited_by: ctx.principal.kind === 'user' ? ctx.principal.userId : null,
-        expires_at: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000),
-      })
-      .returning('*');
-    return created as InvitationRow;
+    return repo.replacePending(trx, {
+      organization_id: ctx.organizationId,
+      email: body.email,
+      role: body.role,
+      token_hash: sha256(token),
+      invited_by: ctx.principal.kind === 'user' ? ctx.principal.userId : null,
+      expires_at: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000),
+    });
   });
   return { ...toInvitation(row, now), token };
 };
 
 const pendingByToken = async (deps: Deps, token: string) => {
-  const row = await deps
-    .db('invitations as i')
-    .join('organizations as o', 'o.id', 'i.organization_id')
-    .where({ 'i.token_hash': sha256(token) })
-    .first<(InvitationRow & { organization_name: string }) | undefined>('i.*', 'o.name as organization_name');
+  const row = await repo.findByTokenHash(deps.db, sha256(token));
   if (!row || statusOf(row, deps.now()) !== 'pending')
     throw new ApiError('not_found', 'Invitation not found');
   return row;
@@ -108,40 +80,29 @@ export const previewInvitation = async (deps: Deps, token: string): Promise<Invi
 /** Joins the organization (creating the account when needed) and returns a session there. */
 export const acceptInvitation = async (deps: Deps, body: InvitationAcceptBody): Promise<Session> => {
   const invitation = await pendingByToken(deps, body.token);
-  let user = await authRepo.findUserByEmail(deps.db, invitation.email);
-  if (user?.password_hash && !(body.password && (await verifyPassword(body.password, user.password_hash)))) {
+  const account = await findAccount(deps.db, invitation.email);
+  if (
+    account?.password_hash &&
+    !(body.password && (await verifyPassword(body.password, account.password_hash)))
+  ) {
     throw new ApiError('unauthenticated', 'The password does not match the invited account.');
   }
-  if (!user && !body.password) {
+  if (!account && !body.password) {
     throw new ApiError('validation_failed', 'A password is required to create the invited account.', {
       errors: [{ path: 'body.password', message: 'Required' }],
     });
   }
-  const passwordHash = !user && body.password ? await hashPassword(body.password) : null;
+  const passwordHash = !account && body.password ? await hashPassword(body.password) : null;
   return deps.db.transaction(async (trx) => {
-    const claimed = await trx('invitations')
-      .where({ id: invitation.id })
-      .whereNull('accepted_at')
-      .update({ accepted_at: deps.now() });
-    if (claimed !== 1) throw new ApiError('not_found', 'Invitation not found');
-    if (!user) {
-      const name = body.name ?? invitation.email.split('@')[0]!;
-      const [first = '', ...rest] = name.split(/\s+/);
-      user = await authRepo.insertUser(trx, {
-        email: invitation.email,
-        name,
-        first_name: first,
-        last_name: rest.join(' '),
-        password_hash: passwordHash,
-        email_is_placeholder: false,
-      });
-    }
-    await trx('memberships')
-      .insert({ organization_id: invitation.organization_id, user_id: user.id, role: invitation.role })
-      .onConflict(['organization_id', 'user_id'])
-      .merge({ role: invitation.role, status: 'active' });
-    deps.authCache.evict(`member:${user.id}:`);
-    const membership = await authRepo.findActiveMembership(trx, user.id, invitation.organization_id);
-    return issueSession(deps, trx, user, membership!);
+    if (!(await repo.claim(trx, invitation.id, deps.now())))
+      throw new ApiError('not_found', 'Invitation not found');
+    return joinOrganization(deps, trx, {
+      account,
+      email: invitation.email,
+      name: body.name ?? invitation.email.split('@')[0]!,
+      passwordHash,
+      organizationId: invitation.organization_id,
+      role: invitation.role,
+    });
   });
 };

@@ -218,3 +218,13 @@ export const resolveActiveMetrics = async (
     unique.map((id) => byId.get(id)!),
   );
 };
+
+/**
+ * Active top-level metrics the scope can see, by the slug of their name (slug -> id): what a
+ * judge's discovered problem key resolves to.
+ */
+export const activeMetricIdsBySlug = (
+  db: Knex,
+  scope: repo.Scope,
+  slugs: readonly string[],
+): Promise<Map<string, string>> => repo.activeIdsBySlug(db, scope, slugs);

@@ -3,9 +3,15 @@ import { join } from 'node:path';
 import { PersonaSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
+import {
+  audioFixture,
+  blobFiles,
+  HookedStorage,
+  tempDataDir,
+  uploadFile,
+} from '../../../test/factories/personas.js';
 import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
 import { setPlan } from '../../commands/set-plan.js';
-import { audioFixture, blobFiles, HookedStorage, tempDataDir, uploadFile } from './persona-fixtures.js';
 
 const LIMIT = 64 * 1024;
 let h: Harness;

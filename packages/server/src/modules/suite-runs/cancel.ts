@@ -2,7 +2,7 @@ import type { SuiteRun } from '@voice-eval/contract';
 import { actorLabel, type RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
-import { cancelRows } from '../call-imports/diarisation-repo.js';
+import { cancelImportDiarisation } from '../call-imports/transcribe.js';
 import { cancelEvaluation } from '../evaluations/service.js';
 import * as repo from './repo.js';
 import { hydrate, scopeOf } from './service.js';
@@ -29,12 +29,7 @@ export const cancelRun = async (deps: Deps, ctx: RequestContext, id: string): Pr
       at: now.toISOString(),
     };
     await repo.cancelCalls(trx, id, error, now);
-    await cancelRows(
-      trx,
-      { callImportId: run.call_import_id, rowIds: null },
-      { ...error, provider: null, model: null },
-      now,
-    );
+    await cancelImportDiarisation(trx, run.call_import_id, { ...error, provider: null, model: null }, now);
     return repo.updateRun(trx, id, { status: 'cancelled', finished_at: now, updated_at: now });
   });
   if (row.evaluation_id) {

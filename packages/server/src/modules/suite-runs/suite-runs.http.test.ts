@@ -1,8 +1,8 @@
 import { SuiteRunSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AccessRule, describeAccessRules, expectProblem } from '../../../test/access-rules.js';
+import { makeRunnableSuite, startRun } from '../../../test/factories/suite-runs.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
-import { makeRunnableSuite, startRun } from './run-fixtures.js';
 import { settleRun } from './settle.js';
 
 // no workers: runs stay as created, so what is queued can be read exactly

@@ -1,6 +1,6 @@
 import type { TranscriptTurn, VoiceMeasures } from '@voice-eval/contract';
 import type { Knex } from 'knex';
-import type { Lease, WorkTable } from '../../workers/lease.js';
+import type { Lease, WorkTable } from '../../dispatch/lease.js';
 import { writeSimulatedCall } from '../call-imports/simulation.js';
 import { type ConversationOutcome, latencySummary } from './conversation.js';
 import type { CallRecord } from './repo.js';

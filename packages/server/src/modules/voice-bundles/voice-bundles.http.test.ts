@@ -1,13 +1,13 @@
 import { VoiceBundleSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
 import {
   CASCADED,
   makeCredential as credential,
   makeBundle as make,
   uniqueName,
-} from './voice-bundle-fixtures.js';
+} from '../../../test/factories/voice-bundles.js';
+import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {

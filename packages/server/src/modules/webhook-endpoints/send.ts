@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.js';
 import type { AddressPolicy } from '../../net/address-policy.js';
 import { safeFetch } from '../../net/safe-fetch.js';
 import { recordWebhookDelivery, type WebhookDeliveryOutcome } from '../../ops/metrics.js';
-import { completeLeased, type Lease, type WorkTable } from '../../workers/lease.js';
+import { completeLeased, type Lease, type WorkTable } from '../../dispatch/lease.js';
 import type { EndpointRow } from './repo.js';
 import { secretContext, webhookIdOf } from './wire.js';
 

@@ -2,15 +2,15 @@ import type { WebhookDelivery, WebhookEndpointWithSecret } from '@voice-eval/con
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/doubles/webhook-receiver.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
-import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
 import {
   callRows,
   makeImport,
   makeMetric,
   settled,
   startEvaluation,
-} from '../evaluations/evaluation-fixtures.js';
+} from '../../../test/factories/evaluations.js';
+import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
 import { finalizeSettled } from '../evaluations/work-repo.js';
 import { emitEvents } from './events.js';
 

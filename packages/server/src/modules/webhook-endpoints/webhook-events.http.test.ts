@@ -1,14 +1,9 @@
 import type { WebhookEndpointWithSecret } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/doubles/webhook-receiver.js';
+import { callRows, createAiProvider, createSchema, importCsv } from '../../../test/factories/call-imports.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
 import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
-import {
-  callRows,
-  createAiProvider,
-  createSchema,
-  importCsv,
-} from '../call-imports/call-imports.test-support.js';
 
 /** `call_import.transcription.completed`: once per settled transcription, with its counts. */
 let h: Harness;

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { type Lease, sweepExpired, whileLeased } from '../../dispatch/lease.js';
 import { DIARISE_TASK } from '../../modules/call-imports/transcribe.js';
 import { cachedProviderRecords } from '../../modules/evaluations/provider-records.js';
 import { type CallOutcome, converse } from '../../modules/suite-runs/converse.js';
@@ -7,7 +8,6 @@ import { CONVERSE_TASK } from '../../modules/suite-runs/service.js';
 import { settleAll, settleRun } from '../../modules/suite-runs/settle.js';
 import { CALL_WORK, completeCall, type VoiceCompletion } from '../../modules/suite-runs/work-repo.js';
 import { blobKey } from '../../storage/index.js';
-import { type Lease, sweepExpired, whileLeased } from '../lease.js';
 import type { Task } from '../pool.js';
 
 /**

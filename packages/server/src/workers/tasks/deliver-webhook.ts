@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { claimRows, sweepExpired } from '../../dispatch/lease.js';
 import { DELIVER_TASK } from '../../modules/webhook-endpoints/events.js';
 import {
   attemptDelivery,
@@ -7,7 +8,6 @@ import {
   finishAttempt,
 } from '../../modules/webhook-endpoints/send.js';
 import { createAddressPolicy } from '../../net/address-policy.js';
-import { claimRows, sweepExpired } from '../lease.js';
 import type { Task } from '../pool.js';
 
 /** Deliveries one instance sends at once: they mostly wait on receivers. */

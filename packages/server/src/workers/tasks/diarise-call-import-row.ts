@@ -1,11 +1,4 @@
 import type { Deps } from '../../deps.js';
-import { settleTranscriptions } from '../../modules/call-imports/diarisation-repo.js';
-import { diariseRow } from '../../modules/call-imports/diarise.js';
-import type { RowRecord } from '../../modules/call-imports/row-repo.js';
-import { DIARISE_TASK } from '../../modules/call-imports/transcribe.js';
-import { settleRunsOfImport } from '../../modules/suite-runs/settle.js';
-import { DELIVER_TASK } from '../../modules/webhook-endpoints/service.js';
-import { createAddressPolicy } from '../../net/address-policy.js';
 import {
   claimRows,
   completeLeased,
@@ -13,7 +6,14 @@ import {
   sweepExpired,
   type WorkTable,
   whileLeased,
-} from '../lease.js';
+} from '../../dispatch/lease.js';
+import { settleTranscriptions } from '../../modules/call-imports/diarisation-repo.js';
+import { diariseRow } from '../../modules/call-imports/diarise.js';
+import type { RowRecord } from '../../modules/call-imports/row-repo.js';
+import { DIARISE_TASK } from '../../modules/call-imports/transcribe.js';
+import { settleRunsOfImport } from '../../modules/suite-runs/settle.js';
+import { DELIVER_TASK } from '../../modules/webhook-endpoints/service.js';
+import { createAddressPolicy } from '../../net/address-policy.js';
 import type { Task } from '../pool.js';
 
 /** Call-import rows are the work items of diarisation (leased and fenced: docs/decisions.md). */

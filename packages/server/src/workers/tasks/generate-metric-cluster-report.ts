@@ -1,9 +1,9 @@
 import type { Deps } from '../../deps.js';
+import { claimRows, completeLeased, type Lease, sweepExpired, whileLeased } from '../../dispatch/lease.js';
 import { type RunOutcome, runReport } from '../../modules/evaluator-results/generate.js';
 import { REPORT_WORK, type ReportRow, updateLeased } from '../../modules/evaluator-results/repo.js';
 import { GENERATE_TASK } from '../../modules/evaluator-results/service.js';
 import { DELIVER_TASK, type EventToEmit, emitEvents } from '../../modules/webhook-endpoints/service.js';
-import { claimRows, completeLeased, type Lease, sweepExpired, whileLeased } from '../lease.js';
 import type { Task } from '../pool.js';
 
 /** How long a worker holds a report between renewals, in ms (renewed every third of it). */

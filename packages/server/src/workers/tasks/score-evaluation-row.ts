@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { type Lease, sweepExpired, whileLeased } from '../../dispatch/lease.js';
 import type { DispatchedEvaluationRow } from '../../modules/evaluations/dispatch-source.js';
 import { cachedProviderRecords } from '../../modules/evaluations/provider-records.js';
 import { scoreRow } from '../../modules/evaluations/score.js';
@@ -11,7 +12,6 @@ import {
   finalizeSettled,
 } from '../../modules/evaluations/work-repo.js';
 import { DELIVER_TASK } from '../../modules/webhook-endpoints/service.js';
-import { type Lease, sweepExpired, whileLeased } from '../lease.js';
 import type { Task } from '../pool.js';
 
 /** How rows are claimed for this instance: `(instanceId, limit) => rows`. */

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import type { EvaluatorSuite } from '@voice-eval/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../../../test/setup-db.js';
-import type { RequestContext } from '../../context.js';
-import { createDb } from '../../db/knex.js';
 import {
   AGENT_HOST,
   makeScheduledSuite,
   makeScheduleTenant,
-} from '../../modules/evaluator-suites/scheduled-suite-fixtures.js';
+} from '../../../test/factories/scheduled-suites.js';
+import { createTestDb, type TestDb } from '../../../test/setup-db.js';
+import type { RequestContext } from '../../context.js';
+import { createDb } from '../../db/knex.js';
 import { type DueSuite, updateSuite } from '../../modules/evaluator-suites/service.js';
 import { createVoiceEvalServer, type VoiceEvalServer } from '../../server.js';
 import { SCHEDULE_TASK, startDueRun, startScheduledRunsTask } from './start-scheduled-runs.js';

@@ -1,7 +1,7 @@
 import type { CallImport, CallImportSchemaParameterInput } from '@voice-eval/contract';
 import { expect } from 'vitest';
-import type { Harness, Headers, Reply, Tenant } from '../../../test/harness.js';
-import { toCsv } from './fixtures.js';
+import type { Harness, Headers, Reply, Tenant } from '../harness.js';
+import { toCsv } from './call-import-files.js';
 
 /** Helpers shared by the call-import tests: schemas, multipart uploads, AI providers. */
 

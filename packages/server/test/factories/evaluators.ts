@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Harness, Tenant } from '../../../test/harness.js';
+import type { Harness, Tenant } from '../harness.js';
 
 /** Test factories for what evaluators and suites reference, made through the public API. */
 

@@ -6,14 +6,14 @@ import {
   PersonaCreateBodySchema,
   ScenarioCreateBodySchema,
 } from '@voice-eval/contract';
-import { type RequestContext, systemContext } from '../../context.js';
-import type { Deps } from '../../deps.js';
-import { makeOrganization } from '../../dispatch/dispatch-fixtures.js';
-import { createAgent } from '../agents/service.js';
-import { createMetric } from '../metrics/service.js';
-import { createPersona } from '../personas/service.js';
-import { createScenario } from '../scenarios/service.js';
-import { createSuite } from './service.js';
+import { type RequestContext, systemContext } from '../../src/context.js';
+import type { Deps } from '../../src/deps.js';
+import { createAgent } from '../../src/modules/agents/service.js';
+import { createSuite } from '../../src/modules/evaluator-suites/service.js';
+import { createMetric } from '../../src/modules/metrics/service.js';
+import { createPersona } from '../../src/modules/personas/service.js';
+import { createScenario } from '../../src/modules/scenarios/service.js';
+import { makeOrganization } from './dispatch.js';
 
 /**
  * Test factories for the scheduler, through the services (no HTTP: the scheduler tests run

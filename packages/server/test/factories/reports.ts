@@ -1,8 +1,8 @@
 import { type MetricClustersReport, MetricClustersReportSchema } from '@voice-eval/contract';
 import { expect } from 'vitest';
-import type { Harness, Headers } from '../../../test/harness.js';
-import type { JudgeCall } from '../../testing/judge.js';
-import { makeImport, makeMetric, startEvaluation } from '../evaluations/evaluation-fixtures.js';
+import type { JudgeCall } from '../../src/testing/judge.js';
+import type { Harness, Headers } from '../harness.js';
+import { makeImport, makeMetric, startEvaluation } from './evaluations.js';
 
 /**
  * Test fixtures for metric-cluster reports: an evaluation seeded through the public API (metrics,

@@ -1,6 +1,6 @@
 import { VoiceBundleSchema } from '@voice-eval/contract';
 import { expect } from 'vitest';
-import type { Harness, Tenant } from '../../../test/harness.js';
+import type { Harness, Tenant } from '../harness.js';
 
 /** A name no other test uses. */
 export const uniqueName = (base = 'Bundle') => `${base} ${Math.random().toString(36).slice(2, 8)}`;

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Reply } from '../../../test/harness.js';
-import { type BlobBody, FilesystemStorage } from '../../storage/index.js';
+import { type BlobBody, FilesystemStorage } from '../../src/storage/index.js';
+import type { Reply } from '../harness.js';
 
 /** Test helpers for ambient audio: audio fixtures, multipart uploads, and a storage with a hook. */
 

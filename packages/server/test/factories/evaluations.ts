@@ -1,6 +1,6 @@
 import type { Evaluation } from '@voice-eval/contract';
 import { expect } from 'vitest';
-import type { Harness, Headers, Tenant } from '../../../test/harness.js';
+import type { Harness, Headers, Tenant } from '../harness.js';
 
 /** Test factories for evaluations and what they reference, made through the public API. */
 

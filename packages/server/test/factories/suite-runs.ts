@@ -1,7 +1,7 @@
 import { EvaluatorSuiteSchema } from '@voice-eval/contract';
 import { expect } from 'vitest';
-import type { Harness, Tenant } from '../../../test/harness.js';
-import { makeAgent, makeMetric, makePersona, makeScenario } from '../evaluators/evaluator-fixtures.js';
+import type { Harness, Tenant } from '../harness.js';
+import { makeAgent, makeMetric, makePersona, makeScenario } from './evaluators.js';
 
 /** Test factories for suite runs: a suite whose agent has a connection, made through the public API. */
 

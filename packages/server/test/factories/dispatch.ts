@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { insertEvaluation, insertRows } from '../modules/evaluations/repo.js';
-import { enrolTenants } from './repo.js';
+import { enrolTenants } from '../../src/dispatch/repo.js';
+import { insertEvaluation, insertRows } from '../../src/modules/evaluations/repo.js';
 
 /** Test factories that write dispatch state straight into the database (no HTTP, no workers). */
 
