@@ -24,6 +24,7 @@ describe('retryAfterMs', () => {
     const ms = retryAfterMs(headers({ 'retry-after': date }))!;
     expect(ms).toBeGreaterThan(3_000);
     expect(ms).toBeLessThanOrEqual(5_000);
+    expect(retryAfterMs(headers({ 'retry-after': new Date(Date.now() - 5_000).toUTCString() }))).toBe(0);
   });
 
   it('ignores hints that are absent, unparsable, negative or above 60 s', () => {

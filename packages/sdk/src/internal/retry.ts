@@ -25,8 +25,9 @@ const rawRetryAfterMs = (headers: Headers): number | undefined => {
   if (value === null || value.trim() === '') return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : date - Date.now();
+  // an HTTP date names a weekday and month; one in the past means now
+  const date = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 };
 
 /** Exponential backoff for retry `attempt` (1-based): 0.5 s doubling to 8 s, minus up to 25% jitter. */

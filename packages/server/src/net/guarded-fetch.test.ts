@@ -48,7 +48,7 @@ afterAll(() => Promise.all([provider, trap, elsewhere].map((l) => l?.close())));
 const strict = createAddressPolicy([]);
 const loopback = createAddressPolicy(['127.0.0.1']);
 const guarded = (policy = loopback, resolve?: GuardedFetchOptions['resolve']) =>
-  createGuardedFetch(() => policy, { resolve });
+  createGuardedFetch(() => policy, { redirect: 'refuse', resolve });
 const heardNothing = (listener: Listener, before: number) => expect(listener.requests.length).toBe(before);
 
 describe('createGuardedFetch', () => {

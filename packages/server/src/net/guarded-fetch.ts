@@ -23,6 +23,11 @@ export const isRefusal = (error: unknown): error is AddressRefusedError | Redire
 
 /** Options of {@link createGuardedFetch}. */
 export interface GuardedFetchOptions {
+  /**
+   * Always `refuse`: a redirect rejects with {@link RedirectRefusedError}, since this fetch carries
+   * a provider key in its headers. Said at the call site so it reads like `safeFetch`'s option.
+   */
+  redirect: 'refuse';
   /** Resolves host names before the policy filters the answers. @default `dns.lookup` */
   resolve?: typeof dnsLookup;
 }
@@ -67,7 +72,7 @@ const refuseUrl = (url: URL, policy: AddressPolicy) => {
  * before any byte is sent. The policy is read on every call (the allow-list as configured now).
  */
 export const createGuardedFetch =
-  (policy: () => AddressPolicy, options: GuardedFetchOptions = {}): typeof fetch =>
+  (policy: () => AddressPolicy, options: GuardedFetchOptions): typeof fetch =>
   async (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);

@@ -52,6 +52,7 @@ afterAll(async () => {
 const post = (url: string, extra: Partial<SafeFetchOptions> = {}) =>
   safeFetch(url, {
     policy: createAddressPolicy(['127.0.0.1']),
+    redirect: 'follow',
     maxBytes: 100_000,
     timeoutMs: 5_000,
     method: 'POST',

@@ -19,8 +19,14 @@ const loopbackAllowed = createAddressPolicy(['127.0.0.1']);
 const fetchWith = (
   url: string,
   policy = loopbackAllowed,
-  extra: { maxBytes?: number; timeoutMs?: number } = {},
-) => safeFetch(url, { policy, maxBytes: extra.maxBytes ?? 1_000_000, timeoutMs: extra.timeoutMs ?? 5_000 });
+  extra: { maxBytes?: number; timeoutMs?: number; redirect?: 'follow' | 'refuse' } = {},
+) =>
+  safeFetch(url, {
+    policy,
+    redirect: extra.redirect ?? 'follow',
+    maxBytes: extra.maxBytes ?? 1_000_000,
+    timeoutMs: extra.timeoutMs ?? 5_000,
+  });
 
 describe('address policy', () => {
   const strict = createAddressPolicy([]);
@@ -209,6 +215,14 @@ describe('safeFetch', () => {
       ok: false,
       code: 'too_many_redirects',
     });
+  });
+
+  it('refuses a redirect when told to, naming only the origin it pointed at', async () => {
+    double.redirect('refused', '/recordings/a.wav?token=secret');
+    const result = await fetchWith(`${double.url}/redirect/refused`, loopbackAllowed, { redirect: 'refuse' });
+    expect(result).toMatchObject({ ok: false, code: 'redirect_refused' });
+    expect(result.ok ? '' : result.message).toContain(new URL(double.url).origin);
+    expect(result.ok ? '' : result.message).not.toContain('secret');
   });
 
   it('caps the body size, declared or streamed', async () => {

@@ -10,8 +10,11 @@ export interface SafeFetchOptions {
   maxBytes: number;
   /** Deadline of the whole fetch, redirects included, in milliseconds. */
   timeoutMs: number;
-  /** Redirects followed, each re-checked against the policy. @default 5 */
-  maxRedirects?: number;
+  /**
+   * `follow`: up to 5 redirects, each hop re-checked against the policy, credentials dropped when
+   * one leaves the first origin. `refuse`: a redirect answer fails with `redirect_refused`.
+   */
+  redirect: 'follow' | 'refuse';
   signal?: AbortSignal;
   /** @default 'GET' */
   method?: 'GET' | 'POST';
@@ -41,6 +44,7 @@ export type SafeFetchErrorCode =
   | 'address_refused'
   | 'too_large'
   | 'too_many_redirects'
+  | 'redirect_refused'
   | 'http_error'
   | 'timeout'
   | 'cancelled'
@@ -73,6 +77,7 @@ const DEFAULT_HEADERS: Record<string, string> = {
 type HopRequest = { method: string; headers: Record<string, string>; body?: string | Buffer };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
 
 const checkUrl = (url: URL, policy: AddressPolicy) => {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -207,10 +212,17 @@ export const safeFetch = async (rawUrl: string, options: SafeFetchOptions): Prom
     }
     let hop = firstHop(options);
     const first = url;
-    for (let count = 0; count <= (options.maxRedirects ?? 5); count++) {
+    for (let count = 0; count <= MAX_REDIRECTS; count++) {
       checkUrl(url, options.policy);
       const result = await requestOnce(url, hop, options, signal);
       if (!('redirect' in result)) return { ok: true, ...result, url: url.toString() };
+      if (options.redirect === 'refuse') {
+        const to = result.redirect.origin;
+        throw new FetchFailure(
+          'redirect_refused',
+          `The server answered ${result.status} to ${to}; redirects are not followed`,
+        );
+      }
       hop = nextHop(hop, result.status, first, result.redirect, options);
       url = result.redirect;
     }

@@ -1,5 +1,6 @@
 import type { AddressPolicy } from '../net/address-policy.js';
 import { createGuardedFetch } from '../net/guarded-fetch.js';
+import type { RetryPolicy } from '../net/retry.js';
 import { type CapabilityRegistry, createCapabilityRegistry, parseCapabilityEntries } from './capabilities.js';
 import type { DefaultEndpointConfig, DefaultProviderConfig } from './default-config.js';
 import { NOOP_LOGGER, type ProviderLogger } from './logger.js';
@@ -10,7 +11,6 @@ import {
   type ProviderResult,
   providerFailure,
 } from './provider-result.js';
-import type { RetryPolicy } from './retry-policy.js';
 import {
   type AiProviderRecord,
   type ResolvedRouting,
@@ -229,7 +229,9 @@ export function createProviderGateway(options: ProviderGatewayOptions = {}): Pro
   const withObserver = (provider: AiProvider): AiProvider =>
     options.observe ? observed(provider, options.observe) : provider;
 
-  const organizationFetch = options.addressPolicy ? createGuardedFetch(options.addressPolicy) : options.fetch;
+  const organizationFetch = options.addressPolicy
+    ? createGuardedFetch(options.addressPolicy, { redirect: 'refuse' })
+    : options.fetch;
 
   const routingOf = (record: AiProviderRecord): ResolvedRouting =>
     resolveRouting(record, { env: options.env, isSecretEnvAllowed: options.isSecretEnvAllowed });

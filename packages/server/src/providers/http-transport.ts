@@ -1,8 +1,8 @@
 import { isRefusal } from '../net/guarded-fetch.js';
+import { isRetryableStatus, parseRetryAfter, type RetryPolicy, retryDelayMs, sleep } from '../net/retry.js';
 import type { ProviderLogger } from './logger.js';
 import { type ProviderError, providerFailure } from './provider-result.js';
 import { scrubSecrets } from './redact.js';
-import { isRetryableStatus, parseRetryAfter, type RetryPolicy, retryDelayMs, sleep } from './retry-policy.js';
 
 /** Where and how one provider endpoint is called. Holds credentials: never log it. */
 export interface TransportConfig {

@@ -4,6 +4,9 @@
  * routing from AIProvider rows, and a gateway that picks an organization's provider or the server
  * default. Every call returns a {@link ProviderResult}; expected failures are values.
  */
+
+export type { RetryPolicy } from '../net/retry.js';
+export { DEFAULT_RETRY_POLICY, parseRetryAfter } from '../net/retry.js';
 export { CallBudget } from './call-budget.js';
 export type { Capability, CapabilityRegistry } from './capabilities.js';
 export { createCapabilityRegistry, parseCapabilityEntries } from './capabilities.js';
@@ -33,8 +36,6 @@ export type {
   Usage,
 } from './provider-result.js';
 export { PROVIDER_ERROR_CODES, providerFailure, ZERO_USAGE } from './provider-result.js';
-export type { RetryPolicy } from './retry-policy.js';
-export { DEFAULT_RETRY_POLICY, parseRetryAfter } from './retry-policy.js';
 export type { AiProviderRecord, GatewaySecretStatus, ResolvedRouting, RoutingOptions } from './routing.js';
 export {
   DEFAULT_GATEWAY_INTERFACE,

@@ -1,3 +1,4 @@
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../net/retry.js';
 import type { CallBudget } from './call-budget.js';
 import { type CapabilityRegistry, createCapabilityRegistry } from './capabilities.js';
 import {
@@ -19,7 +20,6 @@ import {
   ZERO_USAGE,
 } from './provider-result.js';
 import { secretsOf } from './redact.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import { speechAudioOf, speechBody } from './speech.js';
 import { transcriptionForm, transcriptionOutputOf } from './transcription.js';
 import type {

@@ -26,6 +26,7 @@ const CODE_OF: Record<SafeFetchErrorCode, AgentErrorCode> = {
   invalid_url: 'agent_unreachable',
   address_refused: 'agent_unreachable',
   too_many_redirects: 'agent_unreachable',
+  redirect_refused: 'agent_unreachable',
   http_error: 'agent_unreachable',
   network_error: 'agent_unreachable',
   // the caller aborted: it knows from its own signal, and records its own reason
@@ -61,6 +62,7 @@ export const postToAgent = async (
       ...post.headers,
       'content-type': 'application/json',
     },
+    redirect: 'follow',
     credentialHeaders: post.credentialHeaders,
     maxBytes: MAX_REPLY_BYTES,
     timeoutMs: options.timeoutMs,

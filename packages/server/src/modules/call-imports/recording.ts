@@ -25,6 +25,7 @@ const fetchBytes = async (access: RecordingAccess, url: string, signal: AbortSig
   const { config } = access.deps;
   const result = await safeFetch(url, {
     policy: access.policy,
+    redirect: 'follow',
     maxBytes: config.uploadLimitBytes,
     timeoutMs: config.fetchTimeoutMs,
     signal,

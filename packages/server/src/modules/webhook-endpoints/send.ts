@@ -3,10 +3,11 @@ import type { Knex } from 'knex';
 import { Webhook } from 'standardwebhooks';
 import type { Config } from '../../config.js';
 import type { Deps } from '../../deps.js';
+import { completeLeased, type Lease, type WorkTable } from '../../dispatch/lease.js';
 import type { AddressPolicy } from '../../net/address-policy.js';
+import { backoffMs } from '../../net/retry.js';
 import { safeFetch } from '../../net/safe-fetch.js';
 import { recordWebhookDelivery, type WebhookDeliveryOutcome } from '../../ops/metrics.js';
-import { completeLeased, type Lease, type WorkTable } from '../../dispatch/lease.js';
 import type { EndpointRow } from './repo.js';
 import { secretContext, webhookIdOf } from './wire.js';
 
@@ -20,16 +21,20 @@ export const DELIVERY_WORK: WorkTable = {
 /** The most of an answer's body kept in the attempt log, in bytes. */
 export const RESPONSE_BODY_BYTES = 1024;
 
-type RetryConfig = Pick<Config, 'webhookRetryBaseMs' | 'webhookRetryMaxDelayMs'>;
-
 /**
- * The pause after failed attempt `attempt` (1-based): the base doubled per earlier failure, capped,
- * times a jitter factor in [0.75, 1.25) so receivers that failed together are not retried together.
+ * The pause after failed attempt `attempt` (1-based): the server's one backoff (net/retry.ts),
+ * with the redelivery base and cap from the configuration.
  */
-export const retryDelayMs = (attempt: number, config: RetryConfig, random: () => number = Math.random) => {
-  const exponential = config.webhookRetryBaseMs * 2 ** Math.min(attempt - 1, 40);
-  return Math.round(Math.min(exponential, config.webhookRetryMaxDelayMs) * (0.75 + 0.5 * random()));
-};
+export const redeliveryDelayMs = (
+  attempt: number,
+  config: Pick<Config, 'webhookRetryBaseMs' | 'webhookRetryMaxDelayMs'>,
+  random: () => number = Math.random,
+) =>
+  backoffMs(
+    attempt,
+    { baseDelayMs: config.webhookRetryBaseMs, maxDelayMs: config.webhookRetryMaxDelayMs },
+    random,
+  );
 
 /** A claimed delivery. */
 export type ClaimedDelivery = {
@@ -117,7 +122,7 @@ export const attemptDelivery = async (
     },
     maxBytes: RESPONSE_BODY_BYTES,
     truncate: true,
-    maxRedirects: 0,
+    redirect: 'refuse',
     timeoutMs: deps.config.webhookTimeoutMs,
     signal,
   });
@@ -157,7 +162,7 @@ const nextState = (deps: Deps, delivery: ClaimedDelivery, outcome: AttemptOutcom
       updated_at: now,
     };
   }
-  const due = new Date(now.getTime() + retryDelayMs(delivery.attempts, deps.config));
+  const due = new Date(now.getTime() + redeliveryDelayMs(delivery.attempts, deps.config));
   return { status: 'pending', queued_at: due, error: JSON.stringify(last), updated_at: now };
 };
 

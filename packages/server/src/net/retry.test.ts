@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, isRetryableStatus, parseRetryAfter, retryDelayMs } from './retry-policy.js';
+import {
+  backoffMs,
+  DEFAULT_RETRY_POLICY,
+  isRetryableStatus,
+  parseRetryAfter,
+  retryDelayMs,
+} from './retry.js';
 
 const headers = (init: Record<string, string>) => new Headers(init);
 
@@ -22,9 +28,18 @@ describe('parseRetryAfter', () => {
 });
 
 describe('retryDelayMs', () => {
-  it('obeys the hint up to the cap, without jitter', () => {
+  it('obeys a hint up to 60 s, without jitter; a longer one falls back to the backoff', () => {
     expect(retryDelayMs(1, 1500, DEFAULT_RETRY_POLICY, () => 1)).toBe(1500);
-    expect(retryDelayMs(1, 3_600_000, DEFAULT_RETRY_POLICY)).toBe(60_000);
+    expect(retryDelayMs(1, 60_000, DEFAULT_RETRY_POLICY, () => 1)).toBe(60_000);
+    expect(retryDelayMs(1, 3_600_000, DEFAULT_RETRY_POLICY, () => 0)).toBe(500);
+  });
+
+  it('shares its backoff with other bases and caps (webhook redelivery: 1 min to 5 h)', () => {
+    const redelivery = { baseDelayMs: 60_000, maxDelayMs: 5 * 3_600_000 };
+    expect(backoffMs(1, redelivery, () => 0)).toBe(60_000);
+    expect(backoffMs(3, redelivery, () => 1)).toBe(180_000);
+    expect(backoffMs(12, redelivery, () => 0)).toBe(5 * 3_600_000);
+    expect(backoffMs(10_000, redelivery, () => 0)).toBe(5 * 3_600_000);
   });
 
   it('backs off exponentially with at most 25% jitter, capped', () => {

@@ -1,18 +1,23 @@
 /**
- * When and how long to wait before retrying a provider request: bounded retries on 408, 429
- * and 5xx (and on connection failures), exponential backoff with jitter, and the provider's
- * `retry-after-ms` / `Retry-After` hint (seconds or an HTTP date) obeyed up to a cap.
+ * The server's one retry policy: when a failed HTTP request is worth another attempt and how long
+ * to wait first. Model providers' calls use all of it; webhook redelivery uses its backoff with its
+ * own base and cap (minutes to hours, since redelivery is durable). The SDK follows the same
+ * rules on the client side (docs/decisions.md, "Retries").
  */
 
-/** Retry settings. */
-export interface RetryPolicy {
-  /** Retries after the first attempt. @default 2 */
-  maxRetries: number;
+/** Exponential backoff: the first pause, doubled per retry, capped. */
+export interface Backoff {
   /** The first backoff, doubled per retry, in milliseconds. @default 500 */
   baseDelayMs: number;
   /** The longest backoff, in milliseconds. @default 8000 */
   maxDelayMs: number;
-  /** The longest `Retry-After` obeyed; longer hints are capped to it, in milliseconds. @default 60000 */
+}
+
+/** Retry settings. */
+export interface RetryPolicy extends Backoff {
+  /** Retries after the first attempt. @default 2 */
+  maxRetries: number;
+  /** The longest `Retry-After` obeyed, in milliseconds; a longer hint falls back to the backoff. @default 60000 */
   maxRetryAfterMs: number;
 }
 
@@ -48,9 +53,18 @@ export function parseRetryAfter(headers: Headers, now: number = Date.now()): num
 }
 
 /**
- * The wait before retry number `retry` (1-based): the provider's hint capped at
- * `maxRetryAfterMs` when there is one (never shortened by jitter), else exponential backoff
- * with up to 25% jitter subtracted.
+ * The backoff before retry number `retry` (1-based): the base doubled per earlier retry, capped,
+ * minus up to 25% jitter, so clients that failed together do not retry together.
+ */
+export function backoffMs(retry: number, backoff: Backoff, random: () => number = Math.random): number {
+  const exponential = Math.min(backoff.baseDelayMs * 2 ** Math.min(retry - 1, 40), backoff.maxDelayMs);
+  return Math.round(exponential * (1 - random() * 0.25));
+}
+
+/**
+ * The wait before retry number `retry` (1-based): the server's hint when there is one up to
+ * `maxRetryAfterMs` (never shortened by jitter), else the backoff. A longer hint falls back to
+ * the backoff too: waiting minutes inside one request helps no caller.
  */
 export function retryDelayMs(
   retry: number,
@@ -58,9 +72,8 @@ export function retryDelayMs(
   policy: RetryPolicy,
   random: () => number = Math.random,
 ): number {
-  if (retryAfterMs !== null) return Math.min(retryAfterMs, policy.maxRetryAfterMs);
-  const backoff = Math.min(policy.baseDelayMs * 2 ** (retry - 1), policy.maxDelayMs);
-  return Math.round(backoff * (1 - random() * 0.25));
+  if (retryAfterMs !== null && retryAfterMs <= policy.maxRetryAfterMs) return retryAfterMs;
+  return backoffMs(retry, policy, random);
 }
 
 /** Resolves after `ms`, or early (without throwing) when `signal` aborts. */
