@@ -44,7 +44,7 @@ const notRealTime = (file: string) => !realTime.has(file);
 export default defineConfig({
   test: {
     // Vitest's default on two cores is one worker; the files mostly wait on sockets and the
-    // database, so two run side by side. The real-time project stays one file at a time.
+    // database, so two run side by side. The real-time project runs last, on its own.
     maxWorkers: 2,
     projects: [
       {
@@ -72,9 +72,15 @@ export default defineConfig({
         },
       },
       {
-        // alone, after every other file: a busy machine delays the timers these calls keep time by
+        // after every other file (a group of its own), two at a time: these calls mostly wait on
+        // their timers, and a machine busy with other tests would delay them
         ...server,
-        test: { ...server.test, name: 'server-realtime', include: [...realTime], fileParallelism: false },
+        test: {
+          ...server.test,
+          name: 'server-realtime',
+          include: [...realTime],
+          sequence: { groupOrder: 1 },
+        },
       },
       {
         ...source,

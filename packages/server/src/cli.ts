@@ -53,8 +53,15 @@ const help = (topic: string | undefined): number => {
   return EXIT.ok;
 };
 
+/**
+ * The arguments without a `--` before or right after the command: `pnpm start -- --port 4000`
+ * passes one on (`serve -- --port 4000`), where it means "the arguments follow", not "positionals".
+ */
+const withoutSeparator = (argv: string[]): string[] =>
+  argv[0] === '--' ? argv.slice(1) : argv[1] === '--' ? [argv[0]!, ...argv.slice(2)] : argv;
+
 const dispatch = async (argv: string[]): Promise<number> => {
-  const [first, ...rest] = argv;
+  const [first, ...rest] = withoutSeparator(argv);
   if (first === undefined || first === '--help' || first === '-h') return help(undefined);
   if (first === '--version') {
     if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);

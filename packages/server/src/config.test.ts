@@ -35,6 +35,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, env)).toThrow(/port[\s\S]*databaseUrl|databaseUrl[\s\S]*port/);
   });
 
+  it('takes a cheaper password hash only for tests, and only a power of two', () => {
+    expect(loadConfig({ dataDir: tmp() }, {}).passwordHashCost).toBe(16_384);
+    expect(loadConfig({ dataDir: tmp(), nodeEnv: 'test', passwordHashCost: 1024 }, {}).passwordHashCost).toBe(
+      1024,
+    );
+    expect(() => loadConfig({ dataDir: tmp(), passwordHashCost: 1024 }, {})).toThrow(
+      /passwordHashCost: is below 16384/,
+    );
+    expect(() => loadConfig({ dataDir: tmp(), passwordHashCost: 20_000 }, {})).toThrow(/power of two/);
+  });
+
   it('refuses an encryption key that is not 32 bytes', () => {
     expect(() => loadConfig({ dataDir: tmp(), encryptionKey: 'c2hvcnQ=' }, {})).toThrow(/32 bytes/);
   });

@@ -64,6 +64,18 @@ export const ConfigSchema = z.object({
       return z.NEVER;
     }),
   signupEnabled: z.boolean().default(true),
+  /**
+   * scrypt's cost (N) for new password hashes, a power of two; a stored hash keeps the cost it was
+   * made with. Below 16384 only with `nodeEnv: 'test'`, where it makes each signup cheap.
+   * @default 16384
+   */
+  passwordHashCost: z
+    .number()
+    .int()
+    .min(1024)
+    .max(1_048_576)
+    .refine((n) => (n & (n - 1)) === 0, 'must be a power of two')
+    .default(16_384),
   /** Requests per minute per client IP on login, signup and refresh. @default 20 */
   authRateLimitPerMinute: int(20),
   /** Items each background task works on at once in this instance; 0 runs no workers. @default 4 */
@@ -141,11 +153,11 @@ export const ConfigSchema = z.object({
     .default(false),
   /** Deadline of one webhook delivery attempt (connect, POST, answer), in ms. @default 15000 */
   webhookTimeoutMs: int(15_000),
-  /** Delay before the second attempt of a failed webhook delivery, doubled after each failure (with jitter), in ms. @default 60000 */
+  /** Delay before the second attempt of a failed webhook delivery, doubled after each failure, less up to 25% jitter, in ms. @default 60000 */
   webhookRetryBaseMs: int(60_000),
   /** Longest delay between two attempts of a webhook delivery, in ms. @default 18000000 (5 hours) */
   webhookRetryMaxDelayMs: int(5 * 3600 * 1000),
-  /** Attempts of a webhook delivery before it fails (the defaults spread 13 attempts over about 24 hours). @default 13 */
+  /** Attempts of a webhook delivery before it fails (the defaults spread 13 attempts over 18 to 24 hours). @default 13 */
   webhookMaxAttempts: int(13),
   /** An endpoint whose every delivery attempt failed for this long is disabled, in ms. @default 432000000 (5 days) */
   webhookDisableAfterMs: int(5 * 24 * 3600 * 1000),
@@ -268,10 +280,14 @@ export const loadConfig = (
 };
 
 /** Rules across fields, checked beside the per-field ones so every problem is listed at once. */
-const crossFieldIssues = (input: Partial<ConfigInput>): Array<{ path: string[]; message: string }> =>
-  input.blobStore === 's3' && !input.s3Bucket
+const crossFieldIssues = (input: Partial<ConfigInput>): Array<{ path: string[]; message: string }> => [
+  ...(input.blobStore === 's3' && !input.s3Bucket
     ? [{ path: ['s3Bucket'], message: 'is required when blobStore is s3 (VOICE_EVAL_S3_BUCKET)' }]
-    : [];
+    : []),
+  ...(input.passwordHashCost !== undefined && input.passwordHashCost < 16_384 && input.nodeEnv !== 'test'
+    ? [{ path: ['passwordHashCost'], message: 'is below 16384, which only tests may use' }]
+    : []),
+];
 
 /** The 32-byte encryption key from its hex or base64 form. */
 export const decodeKey = (value: string): Buffer =>

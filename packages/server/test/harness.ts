@@ -57,6 +57,8 @@ export const createHarness = async (options: VoiceEvalServerOptions = {}): Promi
     jwtSecret: 'test-secret-that-is-at-least-32-characters-long',
     encryptionKey: Buffer.alloc(32, 7).toString('base64'),
     authRateLimitPerMinute: 100_000,
+    // the lowest scrypt cost: a signup per tenant, thousands per run
+    passwordHashCost: 1024,
     logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
     db: testDb.db,
     env: {},

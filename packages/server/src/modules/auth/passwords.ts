@@ -1,6 +1,6 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
-const PARAMS = { N: 16_384, r: 8, p: 1, keylen: 64 } as const;
+const PARAMS = { r: 8, p: 1, keylen: 64 } as const;
 
 const derive = (password: string, salt: Buffer, p: { N: number; r: number; p: number; keylen: number }) =>
   new Promise<Buffer>((resolve, reject) => {
@@ -10,20 +10,27 @@ const derive = (password: string, salt: Buffer, p: { N: number; r: number; p: nu
     );
   });
 
-/** Hashes a password with scrypt: `scrypt$N$r$p$salt$hash` (base64 parts). */
-export const hashPassword = async (password: string): Promise<string> => {
+/** Hashes a password with scrypt at cost `N` (config `passwordHashCost`): `scrypt$N$r$p$salt$hash` (base64 parts). */
+export const hashPassword = async (password: string, N: number): Promise<string> => {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await derive(password, salt, { ...PARAMS, N });
+  return ['scrypt', N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
 };
 
-/** A hash of a random password, compared against when the user does not exist (equal timing). */
-let decoy: Promise<string> | undefined;
+/** Hashes of a random password by cost, compared against when the user does not exist (equal timing). */
+const decoys = new Map<number, Promise<string>>();
 
-/** Checks a password against a stored hash in constant time; a null hash still costs one derivation. */
-export const verifyPassword = async (password: string, stored: string | null): Promise<boolean> => {
-  decoy ??= hashPassword(randomBytes(16).toString('hex'));
-  const hash = stored ?? (await decoy);
+/**
+ * Checks a password against a stored hash (at the cost it was made with) in constant time; a null
+ * hash still costs one derivation at cost `N`.
+ */
+export const verifyPassword = async (
+  password: string,
+  stored: string | null,
+  N: number,
+): Promise<boolean> => {
+  if (!decoys.has(N)) decoys.set(N, hashPassword(randomBytes(16).toString('hex'), N));
+  const hash = stored ?? (await decoys.get(N)!);
   const [scheme, n, r, p, salt, expected] = hash.split('$');
   if (scheme !== 'scrypt' || !salt || !expected) return false;
   const want = Buffer.from(expected, 'base64');

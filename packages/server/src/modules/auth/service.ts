@@ -93,7 +93,7 @@ export const issueSession = async (
  */
 export const signup = async (deps: Deps, body: SignupBody): Promise<Session> => {
   if (!deps.config.signupEnabled) throw new ApiError('forbidden', 'Signup is disabled on this server.');
-  const passwordHash = await hashPassword(body.password);
+  const passwordHash = await hashPassword(body.password, deps.config.passwordHashCost);
   const name = body.name ?? body.email.split('@')[0]!;
   return deps.db.transaction(async (trx) => {
     if (await repo.findUserByEmail(trx, body.email)) {
@@ -116,7 +116,7 @@ export const signup = async (deps: Deps, body: SignupBody): Promise<Session> => 
 /** Password login; every failure is the same 401 so no account can be discovered. */
 export const login = async (deps: Deps, body: LoginBody): Promise<Session> => {
   const user = await repo.findUserByEmail(deps.db, body.email);
-  const ok = await verifyPassword(body.password, user?.password_hash ?? null);
+  const ok = await verifyPassword(body.password, user?.password_hash ?? null, deps.config.passwordHashCost);
   if (!user || !ok) throw new ApiError('unauthenticated', INVALID_LOGIN);
   const memberships = await repo.listActiveMemberships(deps.db, user.id);
   const membership = body.organization_id

@@ -83,7 +83,10 @@ export const acceptInvitation = async (deps: Deps, body: InvitationAcceptBody): 
   const account = await findAccount(deps.db, invitation.email);
   if (
     account?.password_hash &&
-    !(body.password && (await verifyPassword(body.password, account.password_hash)))
+    !(
+      body.password &&
+      (await verifyPassword(body.password, account.password_hash, deps.config.passwordHashCost))
+    )
   ) {
     throw new ApiError('unauthenticated', 'The password does not match the invited account.');
   }
@@ -92,7 +95,8 @@ export const acceptInvitation = async (deps: Deps, body: InvitationAcceptBody): 
       errors: [{ path: 'body.password', message: 'Required' }],
     });
   }
-  const passwordHash = !account && body.password ? await hashPassword(body.password) : null;
+  const passwordHash =
+    !account && body.password ? await hashPassword(body.password, deps.config.passwordHashCost) : null;
   return deps.db.transaction(async (trx) => {
     if (!(await repo.claim(trx, invitation.id, deps.now())))
       throw new ApiError('not_found', 'Invitation not found');
