@@ -125,3 +125,114 @@ export const callChild = async <T = any>(
   }
   return (text ? JSON.parse(text) : undefined) as T;
 };
+
+/** The child servers of a test file: `start` tracks each, `stopAll` stops them (SIGTERM) after it. */
+export const childServers = () => {
+  const running: ChildServer[] = [];
+  return {
+    start: async (env: NodeJS.ProcessEnv): Promise<ChildServer> => {
+      const server = await startChildServer(env);
+      running.push(server);
+      return server;
+    },
+    stopAll: async (): Promise<void> => {
+      await Promise.all(running.splice(0).map((server) => server.stop()));
+    },
+  };
+};
+
+/** A user signed up on a child server, and the requests it sends there. */
+export type ChildSession = {
+  token: string;
+  /** POSTs JSON and expects `expect` (201 by default). */
+  post<T = any>(path: string, body: unknown, expect?: number): Promise<T>;
+  /** POSTs a multipart form and expects 201. */
+  upload<T = any>(path: string, form: FormData): Promise<T>;
+};
+
+/** Signs a new user up on `server` (a fresh e-mail under `label`) and returns its session. */
+export const signUpOnChild = async (
+  server: Pick<ChildServer, 'url'>,
+  label: string,
+): Promise<ChildSession> => {
+  const session = await callChild(server, 'POST', '/api/v1/auth/signup', {
+    body: { email: `${label}-${Date.now()}@example.test`, password: 'crash test password' },
+  });
+  const token: string = session.access_token;
+  return {
+    token,
+    post: (path, body, expect = 201) => callChild(server, 'POST', path, { token, body, expect }),
+    upload: (path, form) => callChild(server, 'POST', path, { token, form, expect: 201 }),
+  };
+};
+
+/**
+ * Imports calls with their transcripts (CSV: conversation_id, transcript) and starts their
+ * evaluation with one boolean metric; returns the import and evaluation ids.
+ */
+export const evaluateTranscripts = async (
+  session: ChildSession,
+  calls: ReadonlyArray<{ id: string; transcript: string }>,
+): Promise<{ importId: string; evaluationId: string }> => {
+  const schema = await session.post('/api/v1/call-import-schemas', {
+    name: 'Calls',
+    parameters: [
+      { name: 'conversation_id', type: 'conversation_id' },
+      { name: 'transcript', type: 'transcript' },
+    ],
+  });
+  const csv = ['conversation_id,transcript', ...calls.map((c) => `${c.id},"${c.transcript}"`)].join('\n');
+  const form = new FormData();
+  form.append('schema_id', schema.id);
+  form.append('file', new File([csv], 'calls.csv', { type: 'text/csv' }));
+  const imported = await session.upload('/api/v1/call-imports', form);
+  const metric = await session.post('/api/v1/metrics', { name: 'Greets', metric_type: 'boolean' });
+  const evaluation = await session.post(
+    '/api/v1/evaluations',
+    { call_import_id: imported.id, metric_ids: [metric.id] },
+    202,
+  );
+  return { importId: imported.id, evaluationId: evaluation.id };
+};
+
+/**
+ * Builds a one-combination suite (an inbound phone agent on `connection`, the persona Ada with
+ * `persona` settings, the "Checkup" scenario, one boolean metric) and starts a run of `calls`
+ * calls; returns the run's id.
+ */
+export const startCheckupRun = async (
+  session: ChildSession,
+  options: { connection: Record<string, unknown>; persona?: Record<string, unknown>; calls: number },
+): Promise<string> => {
+  const agent = await session.post('/api/v1/agents', {
+    name: 'Clinic',
+    call_type: 'inbound',
+    call_medium: 'phone',
+    connection: options.connection,
+  });
+  const persona = await session.post('/api/v1/personas', {
+    name: 'Ada',
+    tts_provider: 'openai',
+    tts_voice_id: 'nova',
+    ...options.persona,
+  });
+  const scenario = await session.post('/api/v1/scenarios', {
+    name: 'Checkup',
+    description: 'Book a checkup.',
+    required_info: { name: 'Ada Lovelace', date: 'March 3' },
+  });
+  const metric = await session.post('/api/v1/metrics', { name: 'Books the checkup', metric_type: 'boolean' });
+  const suite = await session.post('/api/v1/evaluator-suites', {
+    name: 'Crash suite',
+    agent_id: agent.id,
+    persona_ids: [persona.id],
+    scenario_ids: [scenario.id],
+    metric_ids: [metric.id],
+  });
+  const run = await session.post(
+    `/api/v1/evaluator-suites/${suite.id}/runs`,
+    { runs_per_combination: options.calls },
+    202,
+  );
+  return run.id;
+};

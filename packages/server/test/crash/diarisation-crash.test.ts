@@ -6,7 +6,7 @@ import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../src/testi
 import { type RecordingsDouble, silentWav, startRecordingsDouble } from '../doubles/recordings.js';
 import { toCsv } from '../factories/call-import-files.js';
 import { createTestDb, type TestDb } from '../setup-db.js';
-import { type ChildServer, callChild, childEnv, startChildServer } from './child-server.js';
+import { type ChildServer, callChild, childEnv, childServers, signUpOnChild } from './child-server.js';
 
 /**
  * Crash safety of diarisation with real server processes: SIGKILL in the middle of transcribing,
@@ -25,7 +25,7 @@ let recordings: RecordingsDouble;
 /** The test's own Postgres database; on PGlite the child owns a data folder and none is made here. */
 let testDb: TestDb | undefined;
 let dataDir: string;
-const running: ChildServer[] = [];
+const servers = childServers();
 
 const env = () =>
   childEnv({
@@ -40,18 +40,11 @@ const env = () =>
     VOICE_EVAL_WORKER_CONCURRENCY: '4',
   });
 
-const start = async () => {
-  const server = await startChildServer(env());
-  running.push(server);
-  return server;
-};
+const start = () => servers.start(env());
 
 /** Signs up, creates a schema and an import of `rows` recordings served by the double, and queues them. */
 const seed = async (server: ChildServer, rows: number, prefix: string) => {
-  const session = await callChild(server, 'POST', '/api/v1/auth/signup', {
-    body: { email: `crash-${Date.now()}@example.test`, password: 'crash test password' },
-  });
-  const token: string = session.access_token;
+  const { token } = await signUpOnChild(server, 'crash');
   const schema = await callChild(server, 'POST', '/api/v1/call-import-schemas', {
     token,
     body: {
@@ -93,7 +86,7 @@ beforeAll(async () => {
   recordings = await startRecordingsDouble();
 });
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((s) => s.stop()));
+  await servers.stopAll();
   await testDb?.destroy();
   testDb = undefined;
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });

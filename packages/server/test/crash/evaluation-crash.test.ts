@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JudgeDouble, peakConcurrency, startJudgeDouble } from '../../src/testing/judge.js';
 import { createTestDb, type TestDb } from '../setup-db.js';
-import { type ChildServer, callChild, childEnv, startChildServer } from './child-server.js';
+import {
+  type ChildServer,
+  callChild,
+  childEnv,
+  childServers,
+  evaluateTranscripts,
+  signUpOnChild,
+} from './child-server.js';
 
 /**
  * Crash safety of evaluation dispatch with real server processes on one Postgres: SIGKILL one of
@@ -16,10 +23,10 @@ const ROWS = 40;
 let testDb: TestDb;
 let judge: JudgeDouble;
 let dataDir: string;
-const running: ChildServer[] = [];
+const servers = childServers();
 
-const start = async () => {
-  const server = await startChildServer(
+const start = () =>
+  servers.start(
     childEnv({
       DATABASE_URL: testDb.url,
       VOICE_EVAL_DATA_DIR: dataDir,
@@ -31,47 +38,16 @@ const start = async () => {
       VOICE_EVAL_AT_CAPACITY_BACKOFF_SECONDS: '1',
     }),
   );
-  running.push(server);
-  return server;
-};
 
 /** Signs up on `server`, imports ROWS calls with transcripts and starts their evaluation. */
 const seed = async (server: ChildServer) => {
-  const session = await callChild(server, 'POST', '/api/v1/auth/signup', {
-    body: { email: `eval-crash-${Date.now()}@example.test`, password: 'crash test password' },
-  });
-  const token: string = session.access_token;
-  const schema = await callChild(server, 'POST', '/api/v1/call-import-schemas', {
-    token,
-    body: {
-      name: 'Calls',
-      parameters: [
-        { name: 'conversation_id', type: 'conversation_id' },
-        { name: 'transcript', type: 'transcript' },
-      ],
-    },
-  });
-  const lines = Array.from(
-    { length: ROWS },
-    (_, i) => `crash-${i + 1},"Agent: hello. Caller: hi. row=crash-${i + 1}"`,
-  );
-  const form = new FormData();
-  form.append('schema_id', schema.id);
-  form.append(
-    'file',
-    new File([['conversation_id,transcript', ...lines].join('\n')], 'calls.csv', { type: 'text/csv' }),
-  );
-  const imported = await callChild(server, 'POST', '/api/v1/call-imports', { token, form, expect: 201 });
-  const metric = await callChild(server, 'POST', '/api/v1/metrics', {
-    token,
-    body: { name: 'Greets', metric_type: 'boolean' },
-  });
-  const evaluation = await callChild(server, 'POST', '/api/v1/evaluations', {
-    token,
-    body: { call_import_id: imported.id, metric_ids: [metric.id] },
-    expect: 202,
-  });
-  return { token, evaluationId: evaluation.id as string };
+  const session = await signUpOnChild(server, 'eval-crash');
+  const calls = Array.from({ length: ROWS }, (_, i) => ({
+    id: `crash-${i + 1}`,
+    transcript: `Agent: hello. Caller: hi. row=crash-${i + 1}`,
+  }));
+  const { evaluationId } = await evaluateTranscripts(session, calls);
+  return { token: session.token, evaluationId };
 };
 
 /** Instance ids holding live leases on evaluation rows now. */
@@ -93,7 +69,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-eval-crash-'));
     });
     afterAll(async () => {
-      await Promise.all(running.splice(0).map((s) => s.stop()));
+      await servers.stopAll();
       await judge.close();
       await testDb.destroy();
       rmSync(dataDir, { recursive: true, force: true });

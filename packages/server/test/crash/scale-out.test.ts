@@ -8,7 +8,7 @@ import { type OpenAiDouble, startOpenAiDouble } from '../../src/testing/openai-c
 import { silentWav } from '../doubles/recordings.js';
 import { type S3Double, startS3Double } from '../doubles/s3.js';
 import { createTestDb, type TestDb } from '../setup-db.js';
-import { type ChildServer, callChild, childEnv, startChildServer } from './child-server.js';
+import { callChild, childEnv, childServers, signUpOnChild } from './child-server.js';
 
 /**
  * Scale-out end to end: two server processes, each with its own data folder, on one Postgres and
@@ -25,7 +25,7 @@ let s3: S3Double;
 let stt: OpenAiDouble;
 let llm: JudgeDouble;
 const dataDirs: string[] = [];
-const running: ChildServer[] = [];
+const servers = childServers();
 
 /** The conversation id of each uploaded recording, by the hash of its bytes (what the STT double hears). */
 const nameOfAudio = new Map<string, string>();
@@ -37,7 +37,7 @@ const isDiarisation = (transcript: string) => /^row=\S+$/.test(transcript);
 const start = async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-scale-out-'));
   dataDirs.push(dataDir);
-  const server = await startChildServer(
+  return servers.start(
     childEnv({
       DATABASE_URL: testDb.url,
       VOICE_EVAL_DATA_DIR: dataDir,
@@ -56,8 +56,6 @@ const start = async () => {
       VOICE_EVAL_AT_CAPACITY_BACKOFF_SECONDS: '1',
     }),
   );
-  running.push(server);
-  return server;
 };
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)(
@@ -104,7 +102,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       });
     });
     afterAll(async () => {
-      await Promise.all(running.splice(0).map((s) => s.stop()));
+      await servers.stopAll();
       await Promise.all([stt?.close(), llm?.close(), s3?.close()]);
       await testDb?.destroy();
       for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
@@ -112,10 +110,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
 
     it('an import uploaded to one is transcribed and evaluated by both, every row once', async () => {
       const [a, b] = [await start(), await start()];
-      const session = await callChild(a, 'POST', '/api/v1/auth/signup', {
-        body: { email: `scale-out-${Date.now()}@example.test`, password: 'scale out password' },
-      });
-      const token: string = session.access_token;
+      const { token } = await signUpOnChild(a, 'scale-out');
       const schema = await callChild(a, 'POST', '/api/v1/call-import-schemas', {
         token,
         body: { name: 'Calls', parameters: [{ name: 'conversation_id', type: 'conversation_id' }] },

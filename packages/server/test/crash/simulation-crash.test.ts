@@ -7,7 +7,14 @@ import { CLINIC_GREETING } from '../../src/testing/clinic-agent.js';
 import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
 import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
 import { createTestDb, type TestDb } from '../setup-db.js';
-import { type ChildServer, callChild, childEnv, startChildServer } from './child-server.js';
+import {
+  type ChildServer,
+  callChild,
+  childEnv,
+  childServers,
+  signUpOnChild,
+  startCheckupRun,
+} from './child-server.js';
 
 /**
  * Crash safety of simulated calls with a real server process on Postgres: SIGKILL the server while
@@ -21,10 +28,10 @@ let agent: AgentDouble;
 let judge: JudgeDouble;
 let persona: PersonaDouble;
 let dataDir: string;
-const running: ChildServer[] = [];
+const servers = childServers();
 
-const start = async () => {
-  const server = await startChildServer(
+const start = () =>
+  servers.start(
     childEnv({
       DATABASE_URL: testDb.url,
       VOICE_EVAL_DATA_DIR: dataDir,
@@ -35,44 +42,15 @@ const start = async () => {
       VOICE_EVAL_SIMULATION_CONCURRENCY: '4',
     }),
   );
-  running.push(server);
-  return server;
-};
 
 /** Signs up on `server`, builds a suite whose agent is the clinic double and starts a run of CALLS calls. */
 const seed = async (server: ChildServer) => {
-  const session = await callChild(server, 'POST', '/api/v1/auth/signup', {
-    body: { email: `sim-crash-${Date.now()}@example.test`, password: 'crash test password' },
-  });
-  const token: string = session.access_token;
-  const post = (path: string, body: unknown, expect = 201) =>
-    callChild(server, 'POST', path, { token, body, expect });
-  const agentRow = await post('/api/v1/agents', {
-    name: 'Clinic',
-    call_type: 'inbound',
-    call_medium: 'phone',
+  const session = await signUpOnChild(server, 'sim-crash');
+  const runId = await startCheckupRun(session, {
     connection: { kind: 'openai_chat', base_url: agent.chatBaseUrl, model: 'clinic-agent' },
+    calls: CALLS,
   });
-  const personaRow = await post('/api/v1/personas', {
-    name: 'Ada',
-    tts_provider: 'openai',
-    tts_voice_id: 'nova',
-  });
-  const scenario = await post('/api/v1/scenarios', {
-    name: 'Checkup',
-    description: 'Book a checkup.',
-    required_info: { name: 'Ada Lovelace', date: 'March 3' },
-  });
-  const metric = await post('/api/v1/metrics', { name: 'Reads back the date', metric_type: 'boolean' });
-  const suite = await post('/api/v1/evaluator-suites', {
-    name: 'Crash suite',
-    agent_id: agentRow.id,
-    persona_ids: [personaRow.id],
-    scenario_ids: [scenario.id],
-    metric_ids: [metric.id],
-  });
-  const run = await post(`/api/v1/evaluator-suites/${suite.id}/runs`, { runs_per_combination: CALLS }, 202);
-  return { token, runId: run.id as string };
+  return { token: session.token, runId };
 };
 
 const runningCalls = (runId: string) =>
@@ -91,7 +69,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('simulated calls survive SIGKILL
     dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-sim-crash-'));
   });
   afterAll(async () => {
-    await Promise.all(running.splice(0).map((s) => s.stop()));
+    await servers.stopAll();
     await Promise.all([agent.close(), judge.close(), persona.close()]);
     await testDb.destroy();
     rmSync(dataDir, { recursive: true, force: true });

@@ -9,7 +9,14 @@ import { type SpeechProviderDouble, startSpeechProviderDouble } from '../../src/
 import { createSpeechRegistry } from '../../src/testing/speech-registry.js';
 import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
 import { createTestDb, type TestDb } from '../setup-db.js';
-import { type ChildServer, callChild, childEnv, startChildServer } from './child-server.js';
+import {
+  type ChildServer,
+  callChild,
+  childEnv,
+  childServers,
+  signUpOnChild,
+  startCheckupRun,
+} from './child-server.js';
 
 /**
  * Crash safety of voice calls with a real server process on Postgres: SIGKILL the server while
@@ -24,10 +31,10 @@ let judge: JudgeDouble;
 let persona: PersonaDouble;
 let speech: SpeechProviderDouble;
 let dataDir: string;
-const running: ChildServer[] = [];
+const servers = childServers();
 
-const start = async () => {
-  const server = await startChildServer(
+const start = () =>
+  servers.start(
     childEnv({
       DATABASE_URL: testDb.url,
       VOICE_EVAL_DATA_DIR: dataDir,
@@ -41,46 +48,15 @@ const start = async () => {
       VOICE_EVAL_SIMULATION_LEASE_MS: '1500',
     }),
   );
-  running.push(server);
-  return server;
-};
 
 const seed = async (server: ChildServer) => {
-  const session = await callChild(server, 'POST', '/api/v1/auth/signup', {
-    body: { email: `voice-crash-${Date.now()}@example.test`, password: 'crash test password' },
-  });
-  const token: string = session.access_token;
-  const post = (path: string, body: unknown, status = 201) =>
-    callChild(server, 'POST', path, { token, body, expect: status });
-  const agentRow = await post('/api/v1/agents', {
-    name: 'Clinic voice',
-    call_type: 'inbound',
-    call_medium: 'phone',
+  const session = await signUpOnChild(server, 'voice-crash');
+  const runId = await startCheckupRun(session, {
     connection: { kind: 'twilio_media_stream', url: agent.url },
+    persona: { response_delay_ms: 300, max_turns: 4, allow_interruptions: false },
+    calls: CALLS,
   });
-  const personaRow = await post('/api/v1/personas', {
-    name: 'Ada',
-    tts_provider: 'openai',
-    tts_voice_id: 'nova',
-    response_delay_ms: 300,
-    max_turns: 4,
-    allow_interruptions: false,
-  });
-  const scenario = await post('/api/v1/scenarios', {
-    name: 'Checkup',
-    description: 'Book a checkup.',
-    required_info: { name: 'Ada Lovelace', date: 'March 3' },
-  });
-  const metric = await post('/api/v1/metrics', { name: 'Books', metric_type: 'boolean' });
-  const suite = await post('/api/v1/evaluator-suites', {
-    name: 'Voice crash suite',
-    agent_id: agentRow.id,
-    persona_ids: [personaRow.id],
-    scenario_ids: [scenario.id],
-    metric_ids: [metric.id],
-  });
-  const run = await post(`/api/v1/evaluator-suites/${suite.id}/runs`, { runs_per_combination: CALLS }, 202);
-  return { token, runId: run.id as string };
+  return { token: session.token, runId };
 };
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('voice calls survive SIGKILL (Postgres)', () => {
@@ -94,7 +70,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('voice calls survive SIGKILL (Po
     dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-voice-crash-'));
   });
   afterAll(async () => {
-    await Promise.all(running.splice(0).map((s) => s.stop()));
+    await servers.stopAll();
     await Promise.all([agent.close(), judge.close(), persona.close(), speech.close()]);
     await testDb.destroy();
     rmSync(dataDir, { recursive: true, force: true });

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../doubles/webhook-receiver.js';
 import { createTestDb, type TestDb } from '../setup-db.js';
-import { type ChildServer, callChild, childEnv, startChildServer } from './child-server.js';
+import {
+  type ChildServer,
+  callChild,
+  childEnv,
+  childServers,
+  evaluateTranscripts,
+  signUpOnChild,
+} from './child-server.js';
 
 /**
  * The webhook outbox survives SIGKILL: an evaluation completes (its `evaluation.completed` event
@@ -17,11 +24,11 @@ let testDb: TestDb | undefined;
 let judge: JudgeDouble;
 let receiver: WebhookReceiver;
 let dataDir: string;
-const running: ChildServer[] = [];
+const servers = childServers();
 const PATH = '/hooks/crash';
 
-const start = async () => {
-  const server = await startChildServer(
+const start = () =>
+  servers.start(
     childEnv({
       DATABASE_URL: testDb?.url,
       VOICE_EVAL_DATA_DIR: dataDir,
@@ -33,47 +40,20 @@ const start = async () => {
       VOICE_EVAL_WEBHOOK_RETRY_BASE_MS: '50',
     }),
   );
-  running.push(server);
-  return server;
-};
 
 /** Signs up, subscribes the receiver to evaluation.completed, imports two calls and starts their evaluation. */
 const seed = async (server: ChildServer) => {
-  const session = await callChild(server, 'POST', '/api/v1/auth/signup', {
-    body: { email: `webhook-crash-${Date.now()}@example.test`, password: 'crash test password' },
-  });
-  const token: string = session.access_token;
-  const endpoint = await callChild(server, 'POST', '/api/v1/webhook-endpoints', {
-    token,
-    body: { url: `${receiver.url}${PATH}`, events: ['evaluation.completed'] },
-    expect: 201,
+  const session = await signUpOnChild(server, 'webhook-crash');
+  const endpoint = await session.post('/api/v1/webhook-endpoints', {
+    url: `${receiver.url}${PATH}`,
+    events: ['evaluation.completed'],
   });
   receiver.setSecret(PATH, endpoint.secret);
-  const schema = await callChild(server, 'POST', '/api/v1/call-import-schemas', {
-    token,
-    body: {
-      name: 'Calls',
-      parameters: [
-        { name: 'conversation_id', type: 'conversation_id' },
-        { name: 'transcript', type: 'transcript' },
-      ],
-    },
-  });
-  const form = new FormData();
-  form.append('schema_id', schema.id);
-  const csv = ['conversation_id,transcript', 'a,"Agent: hello. Caller: hi."', 'b,"Agent: bye."'].join('\n');
-  form.append('file', new File([csv], 'calls.csv', { type: 'text/csv' }));
-  const imported = await callChild(server, 'POST', '/api/v1/call-imports', { token, form, expect: 201 });
-  const metric = await callChild(server, 'POST', '/api/v1/metrics', {
-    token,
-    body: { name: 'Greets', metric_type: 'boolean' },
-  });
-  const evaluation = await callChild(server, 'POST', '/api/v1/evaluations', {
-    token,
-    body: { call_import_id: imported.id, metric_ids: [metric.id] },
-    expect: 202,
-  });
-  return { token, endpointId: endpoint.id as string, evaluationId: evaluation.id as string };
+  const { evaluationId } = await evaluateTranscripts(session, [
+    { id: 'a', transcript: 'Agent: hello. Caller: hi.' },
+    { id: 'b', transcript: 'Agent: bye.' },
+  ]);
+  return { token: session.token, endpointId: endpoint.id as string, evaluationId };
 };
 
 describe('webhook deliveries survive SIGKILL', () => {
@@ -84,7 +64,7 @@ describe('webhook deliveries survive SIGKILL', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-webhook-crash-'));
   });
   afterAll(async () => {
-    await Promise.all(running.splice(0).map((s) => s.stop()));
+    await servers.stopAll();
     await receiver.close();
     await judge.close();
     await testDb?.destroy();
@@ -98,9 +78,8 @@ describe('webhook deliveries survive SIGKILL', () => {
     // the evaluation completed and its delivery is in flight: the receiver holds the request
     await expect.poll(() => receiver.on(PATH).length, { timeout: 60_000, interval: 20 }).toBe(1);
     await first.kill();
-    const evaluation = await callChild(await start(), 'GET', `/api/v1/evaluations/${evaluationId}`, {
-      token,
-    });
+    const second = await start();
+    const evaluation = await callChild(second, 'GET', `/api/v1/evaluations/${evaluationId}`, { token });
     expect(evaluation.status).toBe('completed');
 
     await expect.poll(() => receiver.on(PATH).length, { timeout: 60_000, interval: 50 }).toBe(2);
@@ -113,7 +92,6 @@ describe('webhook deliveries survive SIGKILL', () => {
       type: 'evaluation.completed',
       data: { evaluation_id: evaluationId },
     });
-    const second = running.at(-1)!;
     const deliveries = () =>
       callChild(second, 'GET', `/api/v1/webhook-endpoints/${endpointId}/deliveries`, { token });
     // the receiver answered; the worker writes the outcome just after

@@ -15,13 +15,12 @@ import { ApiError } from '../../errors.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { findAccount, isMember, joinOrganization } from '../auth/service.js';
 import { sha256 } from '../auth/tokens.js';
-import type { InvitationRow } from './repo.js';
 import * as repo from './repo.js';
 
-const statusOf = (row: InvitationRow, now: Date): Invitation['status'] =>
+const statusOf = (row: repo.InvitationRow, now: Date): Invitation['status'] =>
   row.accepted_at ? 'accepted' : row.expires_at <= now ? 'expired' : 'pending';
 
-const toInvitation = (row: InvitationRow, now: Date): Invitation => ({
+const toInvitation = (row: repo.InvitationRow, now: Date): Invitation => ({
   id: row.id,
   organization_id: row.organization_id,
   email: row.email,
