@@ -6,7 +6,6 @@ import express, { type Express, type RequestHandler } from 'express';
 import qs from 'qs';
 import type { Deps } from './deps.js';
 import { authenticate } from './http/authenticate.js';
-import { inContractOrder, type RouterFor } from './http/contract-routes.js';
 import { docsRouter } from './http/docs.js';
 import { withHeaderChecks } from './http/header-check.js';
 import { idempotency } from './http/idempotency.js';
@@ -37,6 +36,7 @@ import { voiceBundleRoutes } from './modules/voice-bundles/routes.js';
 import { webhookEndpointRoutes } from './modules/webhook-endpoints/routes.js';
 import { workspaceRoutes } from './modules/workspaces/routes.js';
 import { httpMetrics, opsEndpoints } from './ops/http.js';
+import { inContractOrder, type RouterFor } from './routers.js';
 
 /** Headers a browser client may read. */
 const EXPOSED_HEADERS = ['X-Request-Id', 'Retry-After', 'Deprecation', 'Link', 'Idempotent-Replayed'];

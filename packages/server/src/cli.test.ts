@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDb } from '../test/setup-db.js';
-import { insertOrganization } from './modules/auth/repo.js';
+import { createOrganization } from './modules/auth/service.js';
 import { createVoiceEvalServer } from './server.js';
 
 // the bin users run; in the workspace it must run the sources even after `pnpm build` wrote dist/
@@ -151,7 +151,7 @@ describe('voice-eval create-api-key', () => {
     try {
       const seeding = serverOn(target.options);
       await seeding.migrate();
-      const org = await insertOrganization(seeding.deps.db, 'Bootstrap Inc');
+      const org = await createOrganization(seeding.deps.db, 'Bootstrap Inc');
       await seeding.close();
 
       const created = await complete(

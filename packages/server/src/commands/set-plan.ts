@@ -2,6 +2,7 @@ import { type OrganizationPlan, OrganizationPlanSchema, Uuid } from '@voice-eval
 import type { Db } from '../db/knex.js';
 import { iso } from '../db/rows.js';
 import { ApiError, notFound } from '../errors.js';
+import { setOrganizationPlan } from '../modules/auth/service.js';
 import { createVoiceEvalServer } from '../server.js';
 import { type CliCommand, DATA_DIR_HELP, DATA_DIR_OPTION, EXIT, stringOption } from './command.js';
 
@@ -27,21 +28,16 @@ export const setPlan = async (db: Db, organizationId: string, plan: string): Pro
   if (!parsed.success) {
     throw new ApiError('validation_failed', `Unknown plan ${plan}; expected one of: free, enterprise`);
   }
-  return db.transaction(async (trx) => {
-    const current = await trx('organizations').where({ id: organizationId }).forUpdate().first('plan');
-    if (!current) throw notFound('Organization');
-    const [row] = await trx('organizations')
-      .where({ id: organizationId })
-      .update({ plan: parsed.data, updated_at: trx.fn.now() })
-      .returning(['id', 'name', 'plan', 'updated_at']);
-    return {
-      organization_id: row.id,
-      name: row.name,
-      previous_plan: current.plan,
-      plan: row.plan,
-      updated_at: iso(row.updated_at),
-    };
-  });
+  const changed = await setOrganizationPlan(db, organizationId, parsed.data);
+  if (!changed) throw notFound('Organization');
+  const { previous, updated } = changed;
+  return {
+    organization_id: updated.id,
+    name: updated.name,
+    previous_plan: previous,
+    plan: updated.plan,
+    updated_at: iso(updated.updated_at),
+  };
 };
 
 /** `voice-eval set-plan ORG_ID PLAN`. */

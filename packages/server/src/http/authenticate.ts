@@ -4,12 +4,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { hasRole, type RequestContext } from '../context.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../errors.js';
-import {
-  type Authenticated,
-  authenticateApiKey,
-  authenticateBearer,
-  workspaceBelongsTo,
-} from '../modules/auth/credentials.js';
+import { authenticateApiKey } from '../modules/api-keys/credentials.js';
+import { type Authenticated, authenticateBearer, workspaceBelongsTo } from '../modules/auth/credentials.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -38,16 +38,21 @@ export const insertUser = async (db: Knex, user: Omit<UserRow, 'id'>): Promise<U
   return row!;
 };
 
-/** Creates an organization with its default workspace. */
 export const insertOrganization = async (db: Knex, name: string): Promise<{ id: string }> => {
   const [org] = await db('organizations').insert({ name }).returning(['id']);
-  await db('workspaces').insert({
-    organization_id: org.id,
-    name: 'Default',
-    slug: 'default',
-    is_default: true,
-  });
   return org;
+};
+
+/** Locks the organization's row and returns its plan (undefined for an unknown id). */
+export const lockOrganizationPlan = (db: Knex, id: string) =>
+  db('organizations').where({ id }).forUpdate().first<{ plan: OrganizationPlan } | undefined>('plan');
+
+export const updateOrganizationPlan = async (db: Knex, id: string, plan: OrganizationPlan) => {
+  const [row] = await db('organizations')
+    .where({ id })
+    .update({ plan, updated_at: db.fn.now() })
+    .returning(['id', 'name', 'plan', 'updated_at']);
+  return row as { id: string; name: string; plan: OrganizationPlan; updated_at: Date };
 };
 
 export const insertMembership = (db: Knex, organizationId: string, userId: string, role: Role) =>

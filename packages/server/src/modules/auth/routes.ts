@@ -1,7 +1,7 @@
 import type { contract } from '@voice-eval/contract';
 import { contextOf } from '../../context.js';
 import type { Deps } from '../../deps.js';
-import type { RouterFor } from '../../http/contract-routes.js';
+import type { RouterFor } from '../../routers.js';
 import * as service from './service.js';
 
 /**

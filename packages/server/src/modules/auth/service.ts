@@ -3,6 +3,7 @@ import type {
   AuthConfig,
   LoginBody,
   Me,
+  OrganizationPlan,
   Role,
   Session,
   SignupBody,
@@ -13,7 +14,7 @@ import type { Knex } from 'knex';
 import type { RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
-import { getWorkspace } from '../workspaces/service.js';
+import { createDefaultWorkspace, getWorkspace } from '../workspaces/service.js';
 import { sessionCacheKey } from './credentials.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import * as repo from './repo.js';
@@ -106,11 +107,18 @@ export const signup = async (deps: Deps, body: SignupBody): Promise<Session> => 
       password_hash: passwordHash,
       email_is_placeholder: false,
     });
-    const org = await repo.insertOrganization(trx, body.organization_name ?? `${name}'s organization`);
+    const org = await createOrganization(trx, body.organization_name ?? `${name}'s organization`);
     await repo.insertMembership(trx, org.id, user.id, 'OWNER');
     const membership = await repo.findActiveMembership(trx, user.id, org.id);
     return issueSession(deps, trx, user, membership!);
   });
+};
+
+/** Creates an organization with its default workspace (inside the caller's transaction). */
+export const createOrganization = async (db: Knex, name: string): Promise<{ id: string }> => {
+  const org = await repo.insertOrganization(db, name);
+  await createDefaultWorkspace(db, org.id);
+  return org;
 };
 
 /** Password login; every failure is the same 401 so no account can be discovered. */
@@ -249,3 +257,11 @@ export const joinOrganization = async (
   const membership = await repo.findActiveMembership(trx, user.id, join.organizationId);
   return issueSession(deps, trx, user, membership!);
 };
+
+/** Sets an organization's plan; returns the plan before and the row after (undefined for an unknown id). */
+export const setOrganizationPlan = (db: Knex, organizationId: string, plan: OrganizationPlan) =>
+  db.transaction(async (trx) => {
+    const current = await repo.lockOrganizationPlan(trx, organizationId);
+    if (!current) return undefined;
+    return { previous: current.plan, updated: await repo.updateOrganizationPlan(trx, organizationId, plan) };
+  });

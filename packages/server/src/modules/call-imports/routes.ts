@@ -1,8 +1,8 @@
 import type { CallImportRowIds, contract } from '@voice-eval/contract';
 import { contextOf } from '../../context.js';
 import type { Deps } from '../../deps.js';
-import type { RouterFor } from '../../http/contract-routes.js';
 import { streamJsonDocument } from '../../http/json-stream.js';
+import type { RouterFor } from '../../routers.js';
 import { createCallImport } from './create.js';
 import * as service from './service.js';
 import { cancelDiarisation, transcribeCallImport } from './transcribe.js';

@@ -28,7 +28,7 @@ export const slugsLike = (db: Knex, organizationId: string, base: string) =>
 
 export const insertWorkspace = async (
   db: Knex,
-  row: Pick<WorkspaceRow, 'organization_id' | 'name' | 'slug'>,
+  row: Pick<WorkspaceRow, 'organization_id' | 'name' | 'slug'> & { is_default?: boolean },
 ) => {
   const [created] = await db<WorkspaceRow>('workspaces').insert(row).returning('*');
   return created!;
@@ -49,3 +49,9 @@ export const updateWorkspace = async (
 
 export const clearDefault = (db: Knex, organizationId: string) =>
   db('workspaces').where({ organization_id: organizationId, is_default: true }).update({ is_default: false });
+
+/** The organization's default workspace (every organization has one). */
+export const findDefaultWorkspace = async (db: Knex, organizationId: string): Promise<WorkspaceRow> =>
+  (await db<WorkspaceRow>('workspaces')
+    .where({ organization_id: organizationId, is_default: true })
+    .first())!;

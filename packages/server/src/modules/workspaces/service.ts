@@ -1,4 +1,5 @@
 import type { PageQuery, Workspace, WorkspaceCreateBody, WorkspaceUpdateBody } from '@voice-eval/contract';
+import type { Knex } from 'knex';
 import type { RequestContext } from '../../context.js';
 import { paginate } from '../../db/paginate.js';
 import { iso, isUniqueViolation } from '../../db/rows.js';
@@ -78,3 +79,16 @@ export const updateWorkspace = async (
     throw error;
   }
 };
+
+/** Creates the default workspace of a new organization (inside the caller's transaction). */
+export const createDefaultWorkspace = (db: Knex, organizationId: string) =>
+  repo.insertWorkspace(db, {
+    organization_id: organizationId,
+    name: 'Default',
+    slug: 'default',
+    is_default: true,
+  });
+
+/** The id of the organization's default workspace. */
+export const defaultWorkspaceId = async (db: Knex, organizationId: string): Promise<string> =>
+  (await repo.findDefaultWorkspace(db, organizationId)).id;
