@@ -13,19 +13,11 @@ import { iso, isoOrNull } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
 import { generateApiKey } from '../auth/api-key-format.js';
+import { findOrganization } from '../auth/service.js';
 import { sha256 } from '../auth/tokens.js';
+import * as repo from './repo.js';
 
-type ApiKeyRow = {
-  id: string;
-  name: string;
-  prefix: string;
-  created_by: string | null;
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-};
-
-const toApiKey = (row: ApiKeyRow): ApiKey => ({
+const toApiKey = (row: repo.ApiKeyRow): ApiKey => ({
   id: row.id,
   name: row.name,
   prefix: row.prefix,
@@ -60,15 +52,13 @@ const insertKey = async (
   key: { organizationId: string; name: string; createdBy: string | null },
 ): Promise<ApiKeyCreated> => {
   const generated = generateApiKey();
-  const [row] = await db('api_keys')
-    .insert({
-      organization_id: key.organizationId,
-      name: key.name,
-      prefix: generated.prefix,
-      key_hash: sha256(generated.key),
-      created_by: key.createdBy,
-    })
-    .returning(['id', 'name', 'prefix', 'created_at']);
+  const row = await repo.insertKey(db, {
+    organization_id: key.organizationId,
+    name: key.name,
+    prefix: generated.prefix,
+    key_hash: sha256(generated.key),
+    created_by: key.createdBy,
+  });
   return {
     id: row.id,
     name: row.name,
@@ -94,7 +84,7 @@ export const createKeyForOrganization = async (
   }
   const parsed = GenerateKeyBodySchema.safeParse(body);
   if (!parsed.success) throw new ApiError('validation_failed', 'The name must be 1 to 100 characters');
-  const organization = await db('organizations').where({ id: organizationId }).first('name');
+  const organization = await findOrganization(db, organizationId);
   if (!organization) throw notFound('Organization');
   const created = await insertKey(db, {
     organizationId,
@@ -109,18 +99,13 @@ export const listKeys = (
   ctx: RequestContext,
   query: PageQuery & { include_revoked: boolean },
 ) => {
-  const base = deps.db('api_keys').where({ organization_id: ctx.organizationId });
-  if (!query.include_revoked) base.whereNull('revoked_at');
-  return paginate(base, query, toApiKey);
+  return paginate(repo.keysQuery(deps.db, ctx.organizationId, query.include_revoked), query, toApiKey);
 };
 
 /** Revokes a key at once on this instance (cache evicted); revoking twice is a no-op. */
 export const revokeKey = async (deps: Deps, ctx: RequestContext, id: string): Promise<void> => {
-  const row = await deps
-    .db('api_keys')
-    .where({ organization_id: ctx.organizationId, id })
-    .first('id', 'revoked_at');
+  const row = await repo.findKey(deps.db, ctx.organizationId, id);
   if (!row) throw new ApiError('not_found', 'API key not found');
-  if (!row.revoked_at) await deps.db('api_keys').where({ id }).update({ revoked_at: deps.now() });
+  if (!row.revoked_at) await repo.revoke(deps.db, id, deps.now());
   deps.authCache.evict('apikey:');
 };

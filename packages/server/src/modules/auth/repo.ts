@@ -112,3 +112,6 @@ export const revokeRefreshFamily = (db: Knex, familyId: string, now: Date) =>
 /** True when the refresh-token family (a login session) has been revoked. */
 export const isRefreshFamilyRevoked = async (db: Knex, familyId: string): Promise<boolean> =>
   Boolean(await db('refresh_tokens').where({ family_id: familyId }).whereNotNull('revoked_at').first('id'));
+
+export const findOrganization = (db: Knex, id: string) =>
+  db('organizations').where({ id }).first<{ name: string } | undefined>('name');

@@ -265,3 +265,7 @@ export const setOrganizationPlan = (db: Knex, organizationId: string, plan: Orga
     if (!current) return undefined;
     return { previous: current.plan, updated: await repo.updateOrganizationPlan(trx, organizationId, plan) };
   });
+
+/** An organization's name, or undefined for an unknown id. */
+export const findOrganization = (db: Knex, organizationId: string) =>
+  repo.findOrganization(db, organizationId);
