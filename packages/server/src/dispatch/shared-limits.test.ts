@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  countByLevel,
   makeEvaluation,
   makeOrganization,
   makeWorkspace,
@@ -63,17 +64,7 @@ const liveCounts = async () => {
       where status = 'running' and lease_expires_at > now()`,
   );
   const rows = result.rows as Array<{ organization_id: string; workspace_id: string; job_id: string }>;
-  const count = (key: (r: (typeof rows)[number]) => string) => {
-    const out = new Map<string, number>();
-    for (const r of rows) out.set(key(r), (out.get(key(r)) ?? 0) + 1);
-    return out;
-  };
-  return {
-    global: rows.length,
-    organization: count((r) => r.organization_id),
-    workspace: count((r) => r.workspace_id),
-    job: count((r) => r.job_id),
-  };
+  return countByLevel(rows, (r) => r.job_id);
 };
 
 const pendingScratch = async () =>

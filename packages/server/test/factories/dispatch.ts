@@ -85,6 +85,24 @@ export const resetDispatch = async (db: Knex) => {
 };
 
 /** Rows in flight (running, live lease) per organization, workspace and evaluation, straight from the table. */
+/** In-flight items counted at every level of the dispatcher's limits: global, organization, workspace, job. */
+export const countByLevel = <Row extends { organization_id: string; workspace_id: string }>(
+  rows: readonly Row[],
+  jobOf: (row: Row) => string,
+) => {
+  const count = (key: (row: Row) => string) => {
+    const out = new Map<string, number>();
+    for (const row of rows) out.set(key(row), (out.get(key(row)) ?? 0) + 1);
+    return out;
+  };
+  return {
+    global: rows.length,
+    organization: count((r) => r.organization_id),
+    workspace: count((r) => r.workspace_id),
+    job: count(jobOf),
+  };
+};
+
 export const liveCounts = async (db: Knex, now: Date) => {
   const rows: Array<{ organization_id: string; workspace_id: string; evaluation_id: string }> = await db(
     'evaluation_rows',
@@ -92,15 +110,5 @@ export const liveCounts = async (db: Knex, now: Date) => {
     .where('status', 'running')
     .where('lease_expires_at', '>', now)
     .select('organization_id', 'workspace_id', 'evaluation_id');
-  const count = (key: (r: (typeof rows)[number]) => string) => {
-    const out = new Map<string, number>();
-    for (const r of rows) out.set(key(r), (out.get(key(r)) ?? 0) + 1);
-    return out;
-  };
-  return {
-    global: rows.length,
-    organization: count((r) => r.organization_id),
-    workspace: count((r) => r.workspace_id),
-    job: count((r) => r.evaluation_id),
-  };
+  return countByLevel(rows, (r) => r.evaluation_id);
 };
