@@ -11,16 +11,18 @@ export type Db = Knex;
  * int8 (count(*), sums) and numeric as numbers: our counts stay far below 2^53. Set on our own
  * connections only, never on `pg.types`: a host app that embeds the server keeps pg's defaults.
  */
+const parseInt8 = (value: string) => Number.parseInt(value, 10);
 const numberParsers: Knex.PgCustomTypesConfig = {
   getTypeParser: (oid, format) => {
-    if (oid === pg.types.builtins.INT8) return (value: string) => Number.parseInt(value, 10);
-    if (oid === pg.types.builtins.NUMERIC) return (value: string) => Number.parseFloat(value);
+    if (oid === pg.types.builtins.INT8) return parseInt8;
+    if (oid === pg.types.builtins.NUMERIC) return Number.parseFloat;
     return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
   },
 };
 
 type PgLiteClientClass = new (config: Knex.Config) => Knex.Client;
 type PgLiteQuery = { _query(connection: unknown, obj: object): Promise<object> };
+const PGLITE_PARSERS = { [pg.types.builtins.NUMERIC]: Number.parseFloat };
 
 /**
  * The knex client for PGlite, loaded on first use: PGlite and knex-pglite add about 40 MB to a
@@ -41,7 +43,7 @@ const loadPgLite = () => {
   class PgLiteClient extends Base {
     // PGlite reads int8 as a number already; numeric is read as on our pg connections
     _query(connection: unknown, obj: { options?: object }): unknown {
-      obj.options = { ...obj.options, parsers: { [pg.types.builtins.NUMERIC]: Number.parseFloat } };
+      obj.options = { ...obj.options, parsers: PGLITE_PARSERS };
       return (Base.prototype as unknown as PgLiteQuery)._query.call(this, connection, obj);
     }
     override processResponse(obj: { method?: string }, runner: unknown): unknown {

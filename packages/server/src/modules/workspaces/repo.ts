@@ -50,8 +50,10 @@ export const updateWorkspace = async (
 export const clearDefault = (db: Knex, organizationId: string) =>
   db('workspaces').where({ organization_id: organizationId, is_default: true }).update({ is_default: false });
 
-/** The organization's default workspace (every organization has one). */
-export const findDefaultWorkspace = async (db: Knex, organizationId: string): Promise<WorkspaceRow> =>
-  (await db<WorkspaceRow>('workspaces')
-    .where({ organization_id: organizationId, is_default: true })
-    .first())!;
+/** The id of the organization's default workspace (every organization has one). */
+export const findDefaultWorkspaceId = async (db: Knex, organizationId: string): Promise<string> =>
+  (
+    await db('workspaces')
+      .where({ organization_id: organizationId, is_default: true })
+      .first<{ id: string }>('id')
+  ).id;

@@ -90,5 +90,5 @@ export const createDefaultWorkspace = (db: Knex, organizationId: string) =>
   });
 
 /** The id of the organization's default workspace. */
-export const defaultWorkspaceId = async (db: Knex, organizationId: string): Promise<string> =>
-  (await repo.findDefaultWorkspace(db, organizationId)).id;
+export const defaultWorkspaceId = (db: Knex, organizationId: string): Promise<string> =>
+  repo.findDefaultWorkspaceId(db, organizationId);
