@@ -38,13 +38,36 @@ const serverFiles = databaseTestFiles(fileURLToPath(new URL('./packages/server',
 const notRealTime = (file: string) => !realTime.has(file);
 
 /**
+ * With `TEST_DATABASE_URL` set, the projects that open a database run twice in the one Vitest
+ * run: on PGlite under their own name and on that Postgres as `<name>-postgres`, sharing the two
+ * workers (one start-up, one real-time group for both databases). The project's `env` says which:
+ * the global setup reads it there, the tests on `process.env`.
+ */
+const postgresUrl = process.env.TEST_DATABASE_URL;
+type Project = { test: { name: string; env?: Record<string, string> } };
+const onBothDatabases = <P extends Project>(project: P): P[] =>
+  postgresUrl
+    ? [
+        { ...project, test: { ...project.test, env: { ...project.test.env, TEST_DATABASE_URL: '' } } },
+        {
+          ...project,
+          test: {
+            ...project.test,
+            name: `${project.test.name}-postgres`,
+            env: { ...project.test.env, TEST_DATABASE_URL: postgresUrl },
+          },
+        },
+      ]
+    : [project];
+
+/**
  * The test projects. Vitest 4 no longer discovers a workspace file by itself: the root `test`
  * script passes this file with `--config`.
  */
 export default defineConfig({
   test: {
     // Vitest's default on two cores is one worker; the files mostly wait on sockets and the
-    // database, so two run side by side. The real-time project runs last, on its own.
+    // database, so two run side by side. The real-time projects run last, on their own.
     maxWorkers: 2,
     projects: [
       {
@@ -56,11 +79,11 @@ export default defineConfig({
           typecheck: { enabled: true, include: ['src/**/*.test-d.ts', 'test/**/*.test-d.ts'] },
         },
       },
-      {
-        // the files that open a database: CI runs them on PGlite and again on Postgres
+      // the files that open a database
+      ...onBothDatabases({
         ...server,
         test: { ...server.test, name: 'server', include: serverFiles.database.filter(notRealTime) },
-      },
+      }),
       {
         // the same on either database (pure functions, parsers, planners, doubles): run once
         ...server,
@@ -71,9 +94,9 @@ export default defineConfig({
           globalSetup: [],
         },
       },
-      {
-        // after every other file (a group of its own), two at a time: these calls mostly wait on
-        // their timers, and a machine busy with other tests would delay them
+      // after every other file (a group of their own), two at a time: these calls mostly wait on
+      // their timers, and a machine busy with other tests would delay them
+      ...onBothDatabases({
         ...server,
         test: {
           ...server.test,
@@ -81,7 +104,7 @@ export default defineConfig({
           include: [...realTime],
           sequence: { groupOrder: 1 },
         },
-      },
+      }),
       {
         ...source,
         test: {
@@ -100,14 +123,14 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
         },
       },
-      {
+      ...onBothDatabases({
         ...source,
         test: {
           name: 'example-host-app',
           root: './examples/host-app',
           include: ['test/**/*.test.ts'],
         },
-      },
+      }),
       {
         ...source,
         test: {

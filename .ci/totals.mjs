@@ -1,62 +1,61 @@
-// Sums the Vitest JSON reports in a folder and prints `tests: N passed, M failed[, K skipped]`.
-// Before it, the 15 slowest test files over every run with their wall time (from each file's start
-// and end in the report), so the cost of CI can be read where it is spent.
-// Each failed test (or file that failed to load) is named on a line before the totals, with its
-// message up to the stack trace (an assertion's diff included, at most 16 lines), so a failure
-// can be read from the tail of the CI output.
-// Exits 1 when a report is missing tests, when any failed, or when none ran.
+// Sums the test reports in a folder (written by .ci/results-reporter.mjs) and prints
+// `tests: N passed, M failed[, K skipped]`. Before it, the 15 slowest test files with their wall
+// time and project, so the cost of CI can be read where it is spent.
+// Each failed test (or file that failed to load, or error outside a test) is named on a line before
+// the totals, with its message (an assertion's diff included, at most 16 lines), so a failure can
+// be read from the tail of the CI output.
+// Exits 1 when any failed or when none ran.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 
 const dir = process.argv[2];
-const root = process.cwd();
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 const failures = [];
-const durations = [];
+const files = [];
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
 const ansi = /\x1b\[[0-9;]*m/g;
-/** The message of the first failure, without colours, up to its stack trace. */
-const summary = (messages) => {
-  const lines = (messages?.[0] ?? '').replace(ansi, '').split('\n');
-  const stack = lines.findIndex((l) => /^\s+at /.test(l));
-  const kept = (stack === -1 ? lines : lines.slice(0, stack)).filter((l) => l.trim());
-  return kept
+/** The first message, without colours, at most 16 lines. */
+const summary = (messages) =>
+  (messages[0] ?? '')
+    .replace(ansi, '')
+    .split('\n')
+    .filter((l) => l.trim())
     .slice(0, 16)
     .map((l) => l.slice(0, 300))
     .join('\n    ');
-};
 
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-  const report = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-  const run = file.replace(/\.json$/, '');
-  passed += report.numPassedTests;
-  failed += report.numFailedTests;
-  skipped += report.numPendingTests + report.numTodoTests;
-  for (const result of report.testResults) {
-    const path = relative(root, result.name);
-    durations.push({
-      run,
-      path,
-      ms: result.endTime - result.startTime,
-      tests: result.assertionResults.length,
-    });
+for (const name of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+  const report = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+  for (const module of report.modules) {
+    const where = `[${module.project}] ${module.path}`;
+    files.push({ where, ms: module.ms, tests: module.tests.length });
+    for (const test of module.tests) {
+      if (test.state === 'passed') passed += 1;
+      else if (test.state === 'failed' || test.state === 'pending') {
+        // a test still pending when the run ended did not finish: the run was cut short
+        failed += 1;
+        failures.push(
+          `${where} > ${test.name}: ${summary(test.errors.length ? test.errors : ['did not finish'])}`,
+        );
+      } else skipped += 1;
+    }
     // a file that failed to load, or whose hook failed (its tests then skipped), is a failure
     // that no test reports
-    if (result.status === 'failed' && !result.assertionResults.some((t) => t.status === 'failed')) {
+    if (module.state === 'failed' && !module.tests.some((t) => t.state === 'failed')) {
       failed += 1;
-      failures.push(`[${run}] ${path}: ${summary([result.message])}`);
-    }
-    for (const test of result.assertionResults.filter((t) => t.status === 'failed')) {
-      failures.push(`[${run}] ${path} > ${test.fullName}: ${summary(test.failureMessages)}`);
+      failures.push(`${where}: ${summary(module.errors)}`);
     }
   }
+  for (const error of report.unhandled) {
+    failed += 1;
+    failures.push(`unhandled error: ${summary([error])}`);
+  }
 }
-const slowest = durations.sort((a, b) => b.ms - a.ms).slice(0, 15);
 console.log('slowest test files:');
-for (const { run, path, ms, tests } of slowest) {
-  console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  [${run}] ${path} (${tests} tests)`);
+for (const { where, ms, tests } of files.sort((a, b) => b.ms - a.ms).slice(0, 15)) {
+  console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${where} (${tests} tests)`);
 }
 for (const line of failures) console.log(`failed: ${line}`);
 console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

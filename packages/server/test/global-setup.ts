@@ -8,12 +8,13 @@ import { createDb } from '../src/db/knex.js';
 import { migrate } from '../src/db/migrate.js';
 
 /**
- * Migrates once per run of each project (`server`, `server-realtime`): on Postgres
- * (`TEST_DATABASE_URL`) into a template database that every test file clones; on PGlite into a
- * data-dir snapshot that every test file loads.
+ * Migrates once per run of each project (`server`, `server-realtime`, and their `-postgres` twins):
+ * on Postgres (the project's `TEST_DATABASE_URL`, see vitest.workspace.ts) into a template
+ * database that every test file clones; on PGlite into a data-dir snapshot that every test file
+ * loads.
  */
 export default async function setup(project: TestProject) {
-  const url = process.env.TEST_DATABASE_URL;
+  const url = project.config.env.TEST_DATABASE_URL;
   if (url) {
     const template = `voice_eval_template_${process.pid}_${project.name.replace(/\W/g, '_')}`;
     const admin = knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
