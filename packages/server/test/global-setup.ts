@@ -14,7 +14,8 @@ import { migrate } from '../src/db/migrate.js';
  * loads.
  */
 export default async function setup(project: TestProject) {
-  const url = project.config.env.TEST_DATABASE_URL;
+  // a project without `env` (no TEST_DATABASE_URL given) runs on PGlite
+  const url = project.config.env?.TEST_DATABASE_URL;
   if (url) {
     const template = `voice_eval_template_${process.pid}_${project.name.replace(/\W/g, '_')}`;
     const admin = knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
