@@ -76,7 +76,8 @@ const withPut = async <T>(put: BlobStorage['put'], during: () => Promise<T>): Pr
   h.server.deps.storage = {
     put,
     get: (key) => real.get(key),
-    read: (key) => real.read(key),
+    read: (key, range) => real.read(key, range),
+    stat: (key) => real.stat(key),
     delete: (key) => real.delete(key),
     exists: (key) => real.exists(key),
   };

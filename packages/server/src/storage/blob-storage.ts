@@ -3,6 +3,9 @@ import type { Readable } from 'node:stream';
 /** What a blob is written from: bytes, or a stream read to its end (never buffered whole). */
 export type BlobBody = Uint8Array | Readable;
 
+/** A part of a blob: the offsets of its first and last byte (inclusive, as in HTTP `Range`). */
+export type ByteRange = { start: number; end: number };
+
 /**
  * Where blobs (ambient audio, uploaded recordings, import source files, simulated-call
  * recordings) live. Keys are opaque to API clients: the server builds them with {@link blobKey}
@@ -19,8 +22,13 @@ export interface BlobStorage {
   put(key: string, body: BlobBody, meta?: { contentType?: string }): Promise<void>;
   /** The blob's bytes, or null when there is none (for consumers that need them all, e.g. a model call). */
   get(key: string): Promise<Buffer | null>;
-  /** The blob as a stream, or null when there is none; the caller reads it to the end or destroys it. */
-  read(key: string): Promise<Readable | null>;
+  /**
+   * The blob as a stream (only the bytes of `range` when given, which must lie within the blob),
+   * or null when there is none; the caller reads it to the end or destroys it.
+   */
+  read(key: string, range?: ByteRange): Promise<Readable | null>;
+  /** The blob's size in bytes, or null when there is none. */
+  stat(key: string): Promise<{ size: number } | null>;
   /** Removes the blob; removing a missing blob is not an error. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;

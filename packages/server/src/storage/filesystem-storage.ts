@@ -4,7 +4,7 @@ import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertBlobKey, type BlobBody, type BlobStorage } from './blob-storage.js';
+import { assertBlobKey, type BlobBody, type BlobStorage, type ByteRange } from './blob-storage.js';
 
 const isMissing = (error: unknown) => (error as { code?: string })?.code === 'ENOENT';
 
@@ -49,7 +49,7 @@ export class FilesystemStorage implements BlobStorage {
     }
   }
 
-  async read(key: string): Promise<Readable | null> {
+  async read(key: string, range?: ByteRange): Promise<Readable | null> {
     // opened first, so a missing blob is null here rather than an error on the stream
     let handle: Awaited<ReturnType<typeof open>>;
     try {
@@ -58,7 +58,18 @@ export class FilesystemStorage implements BlobStorage {
       if (isMissing(error)) return null;
       throw error;
     }
-    return handle.createReadStream(); // closes the file once read to the end or destroyed
+    // closes the file once read to the end or destroyed
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    try {
+      const found = await stat(this.pathOf(key));
+      return found.isFile() ? { size: found.size } : null;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
   }
 
   async delete(key: string): Promise<void> {

@@ -4,7 +4,7 @@ import type { BlobStorage } from './blob-storage.js';
 import { FilesystemStorage } from './filesystem-storage.js';
 import { S3Storage } from './s3-storage.js';
 
-export { assertBlobKey, type BlobBody, type BlobStorage, blobKey } from './blob-storage.js';
+export { assertBlobKey, type BlobBody, type BlobStorage, type ByteRange, blobKey } from './blob-storage.js';
 export { FilesystemStorage } from './filesystem-storage.js';
 export { S3Storage, type S3StorageOptions } from './s3-storage.js';
 
@@ -37,4 +37,4 @@ export const createStorage = (config: Config, env: NodeJS.ProcessEnv = process.e
         : undefined,
   });
 };
-export { type SniffedAudio, sniffAudio, sniffAudioFile } from './sniff-audio.js';
+export { type SniffedAudio, sniffAudio, sniffAudioFile, sniffAudioHead } from './sniff-audio.js';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
-import { assertBlobKey, type BlobBody, type BlobStorage } from './blob-storage.js';
+import { assertBlobKey, type BlobBody, type BlobStorage, type ByteRange } from './blob-storage.js';
 
 /** Size of one part of a multipart upload (S3's minimum); at most {@link QUEUE_SIZE} are buffered at once. */
 const PART_SIZE = 5 * 1024 * 1024;
@@ -94,11 +94,12 @@ export class S3Storage implements BlobStorage {
     await upload.done();
   }
 
-  async #object(key: string) {
+  async #object(key: string, range?: ByteRange) {
     const Key = this.objectKey(key);
     const { s3, client } = await this.#load();
+    const Range = range ? `bytes=${range.start}-${range.end}` : undefined;
     try {
-      return await client.send(new s3.GetObjectCommand({ Bucket: this.bucket, Key }));
+      return await client.send(new s3.GetObjectCommand({ Bucket: this.bucket, Key, Range }));
     } catch (error) {
       if (isMissing(error)) return null;
       throw error;
@@ -111,8 +112,8 @@ export class S3Storage implements BlobStorage {
     return Buffer.from(await object.Body.transformToByteArray());
   }
 
-  async read(key: string): Promise<Readable | null> {
-    const object = await this.#object(key);
+  async read(key: string, range?: ByteRange): Promise<Readable | null> {
+    const object = await this.#object(key, range);
     // in Node the body is an http.IncomingMessage (a Readable)
     return (object?.Body as Readable | undefined) ?? null;
   }
@@ -125,13 +126,17 @@ export class S3Storage implements BlobStorage {
   }
 
   async exists(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== null;
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
     const Key = this.objectKey(key);
     const { s3, client } = await this.#load();
     try {
-      await client.send(new s3.HeadObjectCommand({ Bucket: this.bucket, Key }));
-      return true;
+      const head = await client.send(new s3.HeadObjectCommand({ Bucket: this.bucket, Key }));
+      return { size: head.ContentLength ?? 0 };
     } catch (error) {
-      if (isMissing(error)) return false;
+      if (isMissing(error)) return null;
       throw error;
     }
   }

@@ -92,6 +92,16 @@ export const sniffAudio = async (bytes: Uint8Array): Promise<SniffedAudio | null
   return audio ?? null;
 };
 
+/**
+ * The container of stored audio from its first bytes, for serving it: an MP4 is taken as audio
+ * (`audio/mp4`), since its tracks were checked when it was stored and may lie past the head.
+ */
+export const sniffAudioHead = async (head: Uint8Array): Promise<SniffedAudio | null> => {
+  const detected = await fileTypeFromBuffer(head).catch(() => undefined);
+  if (!detected) return null;
+  return detected.ext === 'mp4' ? M4A : (BY_EXTENSION[detected.ext] ?? null);
+};
+
 /** How much of a file {@link sniffAudioFile} reads first: what `file-type` needs for every container. */
 const HEAD_BYTES = 64 * 1024;
 

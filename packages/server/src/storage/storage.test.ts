@@ -12,6 +12,7 @@ import {
   S3Storage,
   sniffAudio,
   sniffAudioFile,
+  sniffAudioHead,
 } from './index.js';
 
 const FIXTURES = join(import.meta.dirname, '../../test/fixtures/audio');
@@ -75,7 +76,7 @@ const readAll = async (stream: Readable) => {
   return Buffer.concat(chunks);
 };
 
-describe.each(STORES)('BlobStorage contract: %s', (_name, open) => {
+describe.each(STORES)('BlobStorage contract: %s', (name, open) => {
   let store: Store;
   beforeAll(async () => {
     store = await open();
@@ -101,7 +102,29 @@ describe.each(STORES)('BlobStorage contract: %s', (_name, open) => {
     const key = blobKey('call-imports', 'org', 'missing', 'source.csv');
     expect(await storage.get(key)).toBeNull();
     expect(await storage.read(key)).toBeNull();
+    expect(await storage.read(key, { start: 0, end: 1 })).toBeNull();
+    expect(await storage.stat(key)).toBeNull();
     expect(await storage.exists(key)).toBe(false);
+  });
+
+  it("tells a blob's size and reads any part of it, first and last byte included", async () => {
+    const { storage } = store;
+    const key = blobKey('call-imports', 'org', 'ranged.wav');
+    const bytes = Uint8Array.from({ length: 1000 }, (_, i) => i % 251);
+    await storage.put(key, bytes);
+    expect(await storage.stat(key)).toEqual({ size: 1000 });
+    // s3rver 3.7.1 reads `bytes=0-0` as `bytes=0-` (its `end || Infinity`); S3 sends one byte
+    const ranges: Array<[number, number]> = [
+      [0, 0],
+      [10, 19],
+      [999, 999],
+      [0, 999],
+    ];
+    for (const [start, end] of ranges.filter(([, end]) => name !== 's3' || end > 0)) {
+      expect([...(await readAll((await storage.read(key, { start, end }))!))]).toEqual([
+        ...bytes.subarray(start, end + 1),
+      ]);
+    }
   });
 
   it('streams a body larger than one multipart part in and out intact', async () => {
@@ -221,6 +244,13 @@ describe('sniffAudio', () => {
       format: 'ogg',
       contentType: 'audio/ogg',
     });
+  });
+
+  it("tells a stored recording's type from its head alone, an MP4 as audio", async () => {
+    expect((await sniffAudioHead(bytes('RIFF', 0, 0, 0, 0, 'WAVEfmt ')))?.contentType).toBe('audio/wav');
+    expect((await sniffAudioHead(fixture('tones-16k-stereo.ogg')))?.contentType).toBe('audio/ogg');
+    expect((await sniffAudioHead(bytes(0, 0, 0, 0x20, 'ftypisom')))?.contentType).toBe('audio/mp4');
+    expect(await sniffAudioHead(bytes('plain text, not audio'))).toBeNull();
   });
 
   it('takes an MP4 of a generic brand as audio only when it has a sound track and no video track', async () => {
