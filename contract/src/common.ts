@@ -31,6 +31,8 @@ export const ERROR_STATUS = {
   in_use: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** A `Range` the resource cannot satisfy (past its end, or not a byte range this server reads). */
+  range_not_satisfiable: 416,
   validation_failed: 422,
   rule_violation: 422,
   idempotency_key_reused: 422,
@@ -156,6 +158,12 @@ export type RouteMetadata = {
     extraFileFields?: Record<string, { multiple?: boolean; description?: string }>;
     fields?: Record<string, string>;
   };
+  /**
+   * A response of bytes rather than JSON (a recording): the media types it may have; `ranges`
+   * when it answers a `Range` request with 206 (or 416); `signedAccess` when a signed URL (its
+   * `expires` and `signature` query parameters) stands in for credentials.
+   */
+  binary?: { mediaTypes: string[]; ranges?: boolean; signedAccess?: boolean };
 };
 
 export const ROLES = ['OWNER', 'ADMIN', 'MEMBER', 'READER'] as const;

@@ -170,6 +170,10 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   },
   413: { name: 'PayloadTooLarge', description: 'The body or an uploaded file is larger than the limit.' },
   415: { name: 'UnsupportedMediaType', description: 'The charset, encoding or file type is not supported.' },
+  416: {
+    name: 'RangeNotSatisfiable',
+    description: 'The `Range` is past the end of the content or malformed; `Content-Range` gives its size.',
+  },
   422: {
     name: 'UnprocessableEntity',
     description: 'The request failed validation or broke a rule; see `errors`.',
@@ -192,6 +196,14 @@ export const errorResponseComponents = () =>
         headers: {
           'X-Request-Id': { $ref: '#/components/headers/RequestId' },
           ...(status === '429' ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
+          ...(status === '416'
+            ? {
+                'Content-Range': {
+                  description: 'The content size: `bytes */<size>`.',
+                  schema: { type: 'string' },
+                },
+              }
+            : {}),
         },
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
       },

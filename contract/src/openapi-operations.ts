@@ -28,7 +28,13 @@ const EXTRA_ERRORS: Record<string, number[]> = {
   'suiteRuns.compare': [409],
 };
 
-const SUCCESS: Record<string, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
+const SUCCESS: Record<string, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No content',
+  206: 'Partial content',
+};
 
 const isSchema = (value: unknown): value is ZodTypeAny => value instanceof z.ZodType;
 const shapeOf = (value: unknown): Record<string, ZodTypeAny> =>
@@ -51,6 +57,7 @@ const errorStatuses = (key: string, route: AppRoute, meta: RouteMetadata): numbe
     for (const code of codes) statuses.add(code);
   };
   if (meta.multipart) add(413, 415, 422);
+  if (meta.binary?.ranges) add(416);
   else if (hasJsonBody(route)) add(400, 413, 415, 422);
   if (route.pathParams || route.query) add(422);
   if (!isPublic(meta)) {
@@ -135,6 +142,32 @@ const requestBody = (route: AppRoute, meta: RouteMetadata, registry: Registry): 
   };
 };
 
+/** A success response of bytes: each media type as a binary string, with the range headers. */
+const binaryResponse = (
+  status: string,
+  description: string,
+  headers: Json,
+  binary: NonNullable<RouteMetadata['binary']>,
+): Json => {
+  const ranged = binary.ranges
+    ? {
+        'Accept-Ranges': { description: 'Always `bytes`.', schema: { type: 'string' } },
+        ...(status === '206'
+          ? {
+              'Content-Range': {
+                description: 'The part sent: `bytes <first>-<last>/<size>`.',
+                schema: { type: 'string' },
+              },
+            }
+          : {}),
+      }
+    : {};
+  const content = Object.fromEntries(
+    binary.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+  );
+  return { description, headers: { ...headers, ...ranged }, content };
+};
+
 const successResponses = (key: string, route: AppRoute, meta: RouteMetadata, registry: Registry): Json => {
   const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
   if (!isPublic(meta) && route.method === 'POST') {
@@ -147,9 +180,10 @@ const successResponses = (key: string, route: AppRoute, meta: RouteMetadata, reg
   const entries = Object.entries(route.responses)
     .filter(([status]) => Number(status) < 400)
     .map(([status, response]) => {
-      const schema: JsonSchema | undefined = isSchema(response) ? registry.schema(response) : undefined;
       const description = SUCCESS[status];
       if (!description) throw new Error(`${key}: no description for status ${status}`);
+      if (meta.binary) return [status, binaryResponse(status, description, headers, meta.binary)];
+      const schema: JsonSchema | undefined = isSchema(response) ? registry.schema(response) : undefined;
       return [
         status,
         { description, headers, ...(schema ? { content: { 'application/json': { schema } } } : {}) },
@@ -172,7 +206,14 @@ export const createOperation = (key: string, route: AppRoute, area: Area, regist
     description: describe(key, route, meta),
     tags: [area.tag],
     ...(meta.deprecated ? { deprecated: true } : {}),
-    security: isPublic(meta) ? [] : INTERACTIVE_ONLY.has(key) ? [{ bearerAuth: [] }] : SECURITY,
+    security: isPublic(meta)
+      ? []
+      : INTERACTIVE_ONLY.has(key)
+        ? [{ bearerAuth: [] }]
+        : // a signed URL (its `expires` and `signature`) needs no other credential
+          meta.binary?.signedAccess
+          ? [...SECURITY, {}]
+          : SECURITY,
     parameters: parameters(key, route, area, registry),
     ...(body ? { requestBody: body } : {}),
     responses: { ...successResponses(key, route, meta, registry), ...Object.fromEntries(errors) },

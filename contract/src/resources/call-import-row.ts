@@ -145,3 +145,22 @@ export const CancelDiarisationResultSchema = z.object({
   skipped: z.number().int().min(0),
 });
 export type CancelDiarisationResult = z.infer<typeof CancelDiarisationResultSchema>;
+
+/** A link to a row's recording that works without credentials until `expires_at` (for `<audio src>`). */
+export const RecordingUrlSchema = z.object({
+  /** The recording's URL with `expires` and `signature` query parameters; absolute. */
+  url: z.string().url(),
+  expires_at: Timestamp,
+});
+export type RecordingUrl = z.infer<typeof RecordingUrlSchema>;
+
+/** The query of a signed recording URL; without it, the request needs credentials as usual. */
+export const RecordingQuerySchema = z.object({
+  /** Unix time in seconds after which the signed URL is refused. */
+  expires: z.coerce.number().int().min(0).optional(),
+  /** HMAC-SHA256 (base64url) over the path and `expires`, made by the server. */
+  signature: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/)
+    .optional(),
+});

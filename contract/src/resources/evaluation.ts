@@ -138,4 +138,6 @@ export const EvaluationRowListQuerySchema = z.object({
   status: EvaluationStatusSchema.optional(),
   /** `true`: only rows with at least one flagged result; `false`: only rows with none. */
   flagged: qBool.optional(),
+  /** Only the row scoring this call-import row (a call's verdicts in this evaluation). */
+  call_import_row_id: Uuid.optional(),
 });

@@ -11,8 +11,11 @@ import {
 import {
   CallImportRowFilterQuerySchema,
   CallImportRowIdsSchema,
+  CallImportRowSchema,
   CancelDiarisationBodySchema,
   CancelDiarisationResultSchema,
+  RecordingQuerySchema,
+  RecordingUrlSchema,
   TranscribeBodySchema,
   TranscribeResultSchema,
 } from '../resources/call-import-row.js';
@@ -23,6 +26,11 @@ import {
 
 const c = initContract();
 const callImportId = z.object({ call_import_id: IdParam });
+const rowOfImport = z.object({ call_import_id: IdParam, row_id: IdParam });
+
+/** The media types a stored recording is served as (judged by its content when it was stored). */
+const RECORDING_TYPES = ['audio/wav', 'audio/mpeg', 'audio/ogg', 'audio/flac', 'audio/mp4'];
+const recordingBytes = c.otherResponse({ contentType: 'audio/wav', body: c.type<Blob>() });
 
 export const callImports = c.router({
   list: {
@@ -84,6 +92,33 @@ export const callImports = c.router({
     query: CallImportRowFilterQuerySchema,
     responses: { 200: CallImportRowIdsSchema },
     summary: 'List every matching row id, for bulk selection across pages',
+  },
+  getRow: {
+    method: 'GET',
+    path: '/api/v1/call-imports/:call_import_id/rows/:row_id',
+    pathParams: rowOfImport,
+    responses: { 200: CallImportRowSchema },
+    summary: 'Get one row of a call import',
+  },
+  recording: {
+    method: 'GET',
+    path: '/api/v1/call-imports/:call_import_id/rows/:row_id/recording',
+    pathParams: rowOfImport,
+    query: RecordingQuerySchema,
+    responses: { 200: recordingBytes, 206: recordingBytes },
+    metadata: { binary: { mediaTypes: RECORDING_TYPES, ranges: true, signedAccess: true } } as const,
+    summary: "Download a row's stored recording",
+    description:
+      "The row's stored recording (uploaded, or recorded by a simulated voice call) in its stored media type. A `Range: bytes=` request is answered with 206 and the part, or 416 when the range is past the end. Works with credentials, or without them at a URL from `recording-url` until it expires. A row whose recording is only a URL the server does not keep, or that has none, is 404.",
+  },
+  recordingUrl: {
+    method: 'GET',
+    path: '/api/v1/call-imports/:call_import_id/rows/:row_id/recording-url',
+    pathParams: rowOfImport,
+    responses: { 200: RecordingUrlSchema },
+    summary: "Get a short-lived signed URL of a row's recording",
+    description:
+      'A URL of the recording that needs no credentials (for `<audio src>` or a download link) and expires after 15 minutes. It grants that one recording only; anyone holding it can fetch the recording until then.',
   },
   transcribe: {
     method: 'POST',

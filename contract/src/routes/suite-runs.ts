@@ -46,6 +46,13 @@ export const suiteRuns = c.router({
     responses: { 200: pageOf(SuiteRunCallSchema) },
     summary: "List a run's simulated calls, newest first",
   },
+  getCall: {
+    method: 'GET',
+    path: '/api/v1/suite-runs/:run_id/calls/:call_id',
+    pathParams: z.object({ run_id: IdParam, call_id: IdParam }),
+    responses: { 200: SuiteRunCallSchema },
+    summary: 'Get one simulated call of a run',
+  },
   cancel: {
     method: 'POST',
     path: '/api/v1/suite-runs/:run_id/cancel',

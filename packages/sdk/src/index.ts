@@ -158,7 +158,7 @@ export type {
   RouteName,
 } from './core/route-types.js';
 export { type FileData, type NamedFile, toFile, type Uploadable } from './core/uploads.js';
-export type { CallImportCreateParams, TranscriptionProgress } from './resources/call-imports.js';
+export type { ByteRange, CallImportCreateParams, TranscriptionProgress } from './resources/call-imports.js';
 export { TERMINAL_EVALUATION_STATUSES } from './resources/evaluations.js';
 export { type SuiteRunWaitOptions, TERMINAL_SUITE_RUN_STATUSES } from './resources/suite-runs.js';
 export {

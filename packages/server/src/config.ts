@@ -41,6 +41,17 @@ export const ConfigSchema = z.object({
   accessTokenTtlSeconds: int(900),
   /** Refresh token lifetime in seconds. @default 2592000 (30 days) */
   refreshTokenTtlSeconds: int(30 * 24 * 3600),
+  /**
+   * The base URL clients reach the API at (with the path prefix a host app mounts it under), for
+   * the links the server hands out (signed recording URLs). Unset: taken from each request, its
+   * protocol (`X-Forwarded-Proto` under `trustProxy`) and `Host`.
+   */
+  publicUrl: z
+    .string()
+    .url()
+    .refine((url) => /^https?:$/.test(new URL(url).protocol), 'must be an http or https URL')
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   /** Origins allowed by CORS; empty allows none (same-origin only). */
   corsOrigins: z.union([z.array(z.string()), csv]).default([]),
   /** Largest JSON body accepted, in bytes. @default 1048576 */
@@ -182,6 +193,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   VOICE_EVAL_ENCRYPTION_KEY: 'encryptionKey',
   VOICE_EVAL_ACCESS_TOKEN_TTL_SECONDS: 'accessTokenTtlSeconds',
   VOICE_EVAL_REFRESH_TOKEN_TTL_SECONDS: 'refreshTokenTtlSeconds',
+  VOICE_EVAL_PUBLIC_URL: 'publicUrl',
   VOICE_EVAL_CORS_ORIGINS: 'corsOrigins',
   VOICE_EVAL_JSON_BODY_LIMIT_BYTES: 'jsonBodyLimitBytes',
   VOICE_EVAL_UPLOAD_LIMIT_BYTES: 'uploadLimitBytes',

@@ -1,5 +1,5 @@
 import type { AppRoute } from '@ts-rest/core';
-import { contract, type Session } from '@voice-eval/contract';
+import { contract, type RouteMetadata, type Session } from '@voice-eval/contract';
 import { type Authenticator, apiKeyAuth, noAuth, SessionAuth } from '../internal/auth.js';
 import { type HttpSettings, send } from '../internal/http.js';
 import { buildPath, buildQuery } from '../internal/url.js';
@@ -19,8 +19,11 @@ export interface RouteArgs {
 
 const env = (name: string): string | undefined => globalThis.process?.env?.[name] || undefined;
 
-const isPublic = (route: AppRoute): boolean =>
-  (route.metadata as { public?: boolean } | undefined)?.public === true;
+const isPublic = (route: AppRoute): boolean => (route.metadata as RouteMetadata | undefined)?.public === true;
+
+/** The media types of a route that answers with bytes, or undefined for JSON. */
+const binaryTypes = (route: AppRoute): string[] | undefined =>
+  (route.metadata as RouteMetadata | undefined)?.binary?.mediaTypes;
 
 /**
  * The request machinery behind `VoiceEval`: credentials, workspace, idempotency keys, retries
@@ -75,6 +78,14 @@ export class ApiClient {
     return new ApiPromise(this.#execute(route, args, options) as Promise<ApiResponse<ResponseOf<R>>>);
   }
 
+  /**
+   * Sends a route that answers with bytes (a recording) and resolves with its `Response`, the body
+   * unread; errors are thrown as for every route.
+   */
+  download(route: AppRoute, args: RouteArgs = {}, options?: RequestOptions): ApiPromise<Response> {
+    return new ApiPromise(this.#execute(route, args, options) as Promise<ApiResponse<Response>>);
+  }
+
   /** Sends a list route; the result is awaitable to a `Page` and async-iterable across pages. */
   list<R extends AppRoute>(route: R, args: RouteArgs = {}, options?: RequestOptions): PagePromise<ItemOf<R>> {
     const fetchPage = (page: number): PagePromise<ItemOf<R>> =>
@@ -108,8 +119,9 @@ export class ApiClient {
         : (options.idempotencyKey ?? undefined);
     const form = payload instanceof FormData;
     const workspaceId = options.workspaceId ?? this._options.workspaceId;
+    const binary = binaryTypes(route);
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept: binary ? [...binary, 'application/problem+json'].join(', ') : 'application/json',
       ...(payload !== undefined && !form ? { 'content-type': 'application/json' } : {}),
       ...(workspaceId ? { 'x-workspace-id': workspaceId } : {}),
       ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
@@ -128,6 +140,7 @@ export class ApiClient {
         timeout: options.timeout ?? this._options.timeout ?? 60_000,
         maxRetries: options.maxRetries ?? this._options.maxRetries ?? 2,
         retryMutations: idempotencyKey !== undefined,
+        binary: binary !== undefined,
         validate:
           this._options.validateResponses === undefined
             ? 'tolerant'

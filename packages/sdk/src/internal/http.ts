@@ -41,6 +41,8 @@ export interface SendRequest {
   retryMutations: boolean;
   /** `strict`: any mismatch throws; `tolerant`: values this SDK does not know yet pass; `off`. */
   validate: 'strict' | 'tolerant' | 'off';
+  /** A response of bytes (a recording): a success is returned with its body unread, as `data`. */
+  binary?: boolean;
 }
 
 /** A successful, validated response. */
@@ -188,6 +190,17 @@ export const send = async (settings: HttpSettings, req: SendRequest): Promise<Se
     response = error.response;
   }
   const requestId = response.headers.get('x-request-id') ?? undefined;
+  if (req.binary && response.ok) {
+    if (!(response.status in req.responses)) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new ResponseValidationError(
+        `${req.method} ${req.url} answered ${response.status}, which the contract does not declare.`,
+        { status: response.status, requestId, body: undefined },
+      );
+    }
+    logger.debug('response', { method: req.method, url: req.url, status: response.status, requestId });
+    return { status: response.status, data: response, response, requestId };
+  }
   let body: unknown;
   try {
     body = await readBody(response, req.method);

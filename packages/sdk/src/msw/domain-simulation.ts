@@ -168,6 +168,12 @@ export const simulationImpls: Record<string, RouteImpl> = {
     const calls = env.db.suiteRunCalls.all().filter((call) => call.run_id === run.id);
     return paginate(filterRows(calls, req.query), req.query);
   },
+  'suiteRuns.getCall': (req, env) => {
+    const run = runOf(env, req);
+    if (!run) return notFound('Suite run');
+    const call = env.db.suiteRunCalls.get(req.params.call_id ?? '');
+    return call?.run_id === run.id ? { status: 200, body: call } : notFound('Suite run call');
+  },
   'suiteRuns.cancel': (req, env) => {
     const run = runOf(env, req);
     if (!run) return notFound('Suite run');

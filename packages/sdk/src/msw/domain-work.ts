@@ -149,10 +149,11 @@ export const workImpls: Record<string, RouteImpl> = {
   },
   'evaluations.listRows': (req, env) => {
     if (!env.db.evaluations.get(idOf(req), req.workspaceId)) return notFound('Evaluation');
-    const { status, flagged } = req.query;
+    const { status, flagged, call_import_row_id: rowId } = req.query;
     const rows = env.db.evaluationRows
       .all()
       .filter((row) => row.evaluation_id === idOf(req))
+      .filter((row) => rowId === undefined || row.call_import_row_id === rowId)
       .filter((row) => flagged === undefined || row.results.some((r) => r.flagged) === flagged);
     return paginate(filterRows(rows, { status }), req.query);
   },

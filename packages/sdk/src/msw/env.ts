@@ -12,6 +12,8 @@ export interface MockEnv {
   requestId(): string;
   /** Scopes whose metric clusters were generated (they read as completed). */
   generatedClusterScopes: Set<string>;
+  /** Signed recording URLs handed out: by signature, the path it grants and when it expires. */
+  signedRecordingUrls: Map<string, { path: string; expiresAt: number }>;
 }
 
 /** The implementation of one route in the default handlers. */

@@ -10,6 +10,7 @@
 import type { HttpHandler } from 'msw';
 import { crudImpl } from './crud.js';
 import { authImpls } from './domain-auth.js';
+import { recordingImpls } from './domain-recordings.js';
 import { simulationImpls } from './domain-simulation.js';
 import { voiceBundleImpls } from './domain-voice-bundles.js';
 import { webhookImpls } from './domain-webhooks.js';
@@ -61,10 +62,12 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     seq,
     requestId,
     generatedClusterScopes: new Set(),
+    signedRecordingUrls: new Map(),
   };
   const impls: Record<string, RouteImpl> = {
     ...authImpls,
     ...workImpls,
+    ...recordingImpls,
     ...simulationImpls,
     ...voiceBundleImpls,
     ...webhookImpls,
@@ -83,6 +86,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
   const reset = () => {
     for (const collection of Object.values(env.db)) collection.clear();
     env.generatedClusterScopes.clear();
+    env.signedRecordingUrls.clear();
     seq.reset();
     requests = 0;
     env.db.workspaces.create(env.fixtures.defaultWorkspace());

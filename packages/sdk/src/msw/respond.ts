@@ -19,6 +19,7 @@ export const DEFAULT_CODES: Record<number, ErrorCode> = {
   409: 'conflict',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
+  416: 'range_not_satisfiable',
   422: 'validation_failed',
   429: 'rate_limited',
 };
@@ -73,6 +74,9 @@ export const toHttpResponse = (
     payload = result.data;
   }
   const headers = { 'x-request-id': requestId, ...reply.headers };
+  // a route of bytes (a recording) answers with them as they are
+  if (payload instanceof Uint8Array || payload instanceof Blob)
+    return new HttpResponse(payload, { status, headers });
   if (status === 204 || status === 205 || payload === undefined)
     return new HttpResponse(null, { status, headers });
   const type = status >= 400 ? 'application/problem+json' : 'application/json';
@@ -124,7 +128,15 @@ export const parseRequest = async (
 ): Promise<{ ok: true; req: ParsedRequest } | { ok: false; reply: MockReply }> => {
   const meta = (route.metadata ?? {}) as RouteMetadata;
   const h = request.headers;
-  if (!meta.public && !h.get('authorization') && !h.get('x-api-key') && !h.get('x-service-api-key')) {
+  // a signed URL stands in for credentials; the route checks its signature
+  const signed = meta.binary?.signedAccess === true && new URL(request.url).searchParams.has('signature');
+  if (
+    !meta.public &&
+    !signed &&
+    !h.get('authorization') &&
+    !h.get('x-api-key') &&
+    !h.get('x-service-api-key')
+  ) {
     return { ok: false, reply: { status: 401, body: { detail: 'Send a bearer token or an API key.' } } };
   }
   const read = await readBody(route, request);

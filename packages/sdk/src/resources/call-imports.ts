@@ -1,10 +1,12 @@
 import {
   type CallImport,
   type CallImportDetail,
+  type CallImportRow,
   type CallImportRowIds,
   type CancelDiarisationResult,
   contract,
   type DispatchDiagnostics,
+  type RecordingUrl,
   type TranscribeResult,
 } from '@voice-eval/contract';
 import type { ApiPromise } from '../core/api-promise.js';
@@ -33,6 +35,12 @@ export interface CallImportCreateParams {
   sheet_name?: string;
   /** Where the calls came from. @default 'upload' */
   provider?: string;
+}
+
+/** Part of a recording to download: byte offsets, `end` inclusive; without `end`, to the last byte. */
+export interface ByteRange {
+  start: number;
+  end?: number;
 }
 
 /** Diarisation progress of an import: rows still pending or running. */
@@ -82,6 +90,46 @@ export class CallImports extends Resource {
     options?: RequestOptions,
   ): ApiPromise<CallImportRowIds> {
     return this._client.request(routes.rowIds, { params: { call_import_id: id }, query }, options);
+  }
+
+  /** Get one row of a call import. */
+  getRow(id: string, rowId: string, options?: RequestOptions): ApiPromise<CallImportRow> {
+    return this._client.request(routes.getRow, { params: { call_import_id: id, row_id: rowId } }, options);
+  }
+
+  /**
+   * Download a row's stored recording. Resolves with the `Response`, its body unread: stream it
+   * (`response.body`) or read it (`await response.arrayBuffer()`); `Content-Type` is the stored
+   * media type. With `range`, only those bytes are sent (status 206, `Content-Range`); a range
+   * past the end throws an `ApiError` with status 416.
+   */
+  recording(
+    id: string,
+    rowId: string,
+    params: { range?: ByteRange } = {},
+    options?: RequestOptions,
+  ): ApiPromise<Response> {
+    const { range } = params;
+    const headers = range
+      ? { range: `bytes=${range.start}-${range.end ?? ''}`, ...options?.headers }
+      : undefined;
+    return this._client.download(
+      routes.recording,
+      { params: { call_import_id: id, row_id: rowId } },
+      headers ? { ...options, headers } : options,
+    );
+  }
+
+  /**
+   * A URL of a row's recording that needs no credentials, for `<audio src>` or a download link;
+   * it expires at `expires_at` (15 minutes), and anyone holding it can fetch the recording until then.
+   */
+  recordingUrl(id: string, rowId: string, options?: RequestOptions): ApiPromise<RecordingUrl> {
+    return this._client.request(
+      routes.recordingUrl,
+      { params: { call_import_id: id, row_id: rowId } },
+      options,
+    );
   }
 
   /** Queue rows for transcription and diarisation. */

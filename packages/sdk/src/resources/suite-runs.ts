@@ -64,6 +64,11 @@ export class SuiteRuns extends Resource {
     return this._client.list(routes.listCalls, { params: { run_id: runId }, query }, options);
   }
 
+  /** Get one simulated call of a run (its status, error, call-import row and voice measures). */
+  getCall(runId: string, callId: string, options?: RequestOptions): ApiPromise<SuiteRunCall> {
+    return this._client.request(routes.getCall, { params: { run_id: runId, call_id: callId } }, options);
+  }
+
   /** Cancel a run: pending calls never start, running calls end cancelled. */
   cancel(runId: string, options?: RequestOptions): ApiPromise<SuiteRun> {
     return this._client.request(routes.cancel, { params: { run_id: runId } }, options);

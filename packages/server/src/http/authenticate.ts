@@ -32,13 +32,14 @@ const resolveWorkspace = async (deps: Deps, req: Request, who: Authenticated): P
 /**
  * ts-rest global middleware: authenticates the caller, resolves the workspace and checks the
  * route's minimum role (`metadata.minRole`, else READER for reads and MEMBER for writes).
- * Public routes (`metadata.public`) pass through untouched.
+ * Public routes (`metadata.public`) pass through untouched, and so does a request to a route with
+ * signed access that carries a `signature` (its handler checks the signature instead).
  */
 export const authenticate =
   (deps: Deps) =>
   (req: Request & { tsRestRoute: AppRoute }, _res: Response, next: NextFunction): void => {
     const meta = (req.tsRestRoute.metadata ?? {}) as RouteMetadata;
-    if (meta.public) {
+    if (meta.public || (meta.binary?.signedAccess && req.query.signature !== undefined)) {
       next();
       return;
     }

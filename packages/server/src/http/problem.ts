@@ -17,6 +17,7 @@ const TITLES: Record<ErrorCode, string> = {
   in_use: 'Resource in use',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
+  range_not_satisfiable: 'Range not satisfiable',
   validation_failed: 'Validation failed',
   rule_violation: 'Rule violated',
   idempotency_key_reused: 'Idempotency key reused with a different request',

@@ -69,7 +69,8 @@ export const driveSuites = async (drive: Drive) => {
   const run = await client.suiteRuns.create(suite.id);
   await client.suiteRuns.get(run.id);
   await client.suiteRuns.list({ suite_id: suite.id });
-  await client.suiteRuns.listCalls(run.id);
+  const [call] = (await client.suiteRuns.listCalls(run.id)).items;
+  await client.suiteRuns.getCall(run.id, call!.id);
   await client.suiteRuns.compare(run.id).catch(() => undefined);
   await client.suiteRuns.cancel(run.id);
   double.setLatency(0);

@@ -1,4 +1,5 @@
 import { chatReply } from '../../src/testing/openai-compatible.js';
+import { encodeWav } from '../../src/voice/audio/index.js';
 import { importCalls, makeMetric, makeSchema, unique } from '../sdk-e2e/fixtures.js';
 import type { Drive } from './drive.js';
 
@@ -51,6 +52,30 @@ export const driveCalls = async ({ client, double }: Drive) => {
   await client.callImports.dispatchDiagnostics({ include_idle_workspaces: true });
   await client.callImports.transcribe(imported.id, { mode: 'llm_only' });
   await client.callImports.cancelDiarisation(imported.id);
+
+  // a recorded call: its row, its recording whole and in part, a range past the end, a signed URL
+  const audioSchema = await client.callImportSchemas.create({
+    name: unique('Recorded'),
+    parameters: [
+      { name: 'conversation_id', type: 'conversation_id', is_required: true },
+      { name: 'recording', type: 'recording_url', is_required: true },
+    ],
+  });
+  const wav = encodeWav({ sampleRate: 8000, channels: [new Int16Array(800), new Int16Array(800)] });
+  const recorded = await client.callImports.create({
+    schema_id: audioSchema.id,
+    files: [new File([wav as BlobPart], 'call-1.wav', { type: 'audio/wav' })],
+  });
+  const row = (await client.callImports.get(recorded.id)).rows[0]!;
+  await client.callImports.getRow(recorded.id, row.id);
+  await (await client.callImports.recording(recorded.id, row.id)).arrayBuffer();
+  await (
+    await client.callImports.recording(recorded.id, row.id, { range: { start: 0, end: 43 } })
+  ).arrayBuffer();
+  await client.callImports
+    .recording(recorded.id, row.id, { range: { start: 1_000_000 } })
+    .catch(() => undefined);
+  await client.callImports.recordingUrl(recorded.id, row.id);
 
   const metric = await makeMetric(client, { metric_type: 'boolean' });
   // a slow judge keeps the evaluation running until it is cancelled

@@ -67,6 +67,44 @@ describe('call imports', () => {
     ]);
   });
 
+  it('a row, its recording whole and in part, and a signed URL that needs no credentials', async () => {
+    const client = h.sdk();
+    const schema = await client.callImportSchemas.create({
+      name: `Audio ${randomUUID()}`,
+      parameters: [{ name: 'id', type: 'conversation_id', is_required: true }],
+    });
+    const wav = silentWav(400, 3);
+    const created = await client.callImports.create({
+      schema_id: schema.id,
+      files: [{ data: wav, filename: 'call-a.wav' }],
+    });
+    const [listed] = (await client.callImports.get(created.id)).rows;
+    expect(await client.callImports.getRow(created.id, listed!.id)).toEqual(listed);
+
+    const whole = await client.callImports.recording(created.id, listed!.id);
+    expect([whole.status, whole.headers.get('content-type')]).toEqual([200, 'audio/wav']);
+    expect(Buffer.from(await whole.arrayBuffer()).equals(wav)).toBe(true);
+    const part = await client.callImports.recording(created.id, listed!.id, {
+      range: { start: 40, end: 47 },
+    });
+    expect([part.status, part.headers.get('content-range')]).toEqual([206, `bytes 40-47/${wav.length}`]);
+    expect(Buffer.from(await part.arrayBuffer()).equals(wav.subarray(40, 48))).toBe(true);
+    const past = await expectApiError(
+      client.callImports.recording(created.id, listed!.id, { range: { start: wav.length } }),
+      ApiError,
+      416,
+      'range_not_satisfiable',
+    );
+    expect(past.headers.get('content-range')).toBe(`bytes */${wav.length}`);
+    await expectApiError(client.callImports.recording(created.id, randomUUID()), NotFoundError, 404);
+
+    const { url, expires_at } = await client.callImports.recordingUrl(created.id, listed!.id);
+    expect(Date.parse(expires_at)).toBeGreaterThan(Date.now());
+    const anonymous = await fetch(url);
+    expect(anonymous.status).toBe(200);
+    expect(Buffer.from(await anonymous.arrayBuffer()).equals(wav)).toBe(true);
+  });
+
   it('lists newest first across pages, filtered by dataset and tags', async () => {
     const client = h.sdk({}, await h.createTenant());
     const schema = await makeSchema(client);

@@ -64,6 +64,12 @@ describe('evaluations', () => {
     expect(rows[0]?.results[1]?.rationale).toBe(`judged ${failing.id}`);
     expect((await client.evaluations.listRows(done.id, { flagged: true })).total).toBe(3);
     expect((await client.evaluations.listRows(done.id, { flagged: false })).total).toBe(0);
+    const ofOneCall = await client.evaluations.listRows(done.id, {
+      call_import_row_id: rows[1]!.call_import_row_id,
+    });
+    expect(ofOneCall.items.map((r) => r.id)).toEqual([rows[1]!.id]);
+    const ofNoCall = await client.evaluations.listRows(done.id, { call_import_row_id: randomUUID() });
+    expect(ofNoCall.total).toBe(0);
     await expect(client.callImports.get(imported.id)).resolves.toMatchObject({
       latest_evaluation_status: 'completed',
     });

@@ -2,6 +2,7 @@
  * Server, contract and SDK agree on simulated calls: the agent test action, starting a run,
  * waiting for it with progress, its calls page by page, comparing, and the errors of each.
  */
+import { randomUUID } from 'node:crypto';
 import type { SuiteRun } from '@voice-eval/contract';
 import { ConflictError, NotFoundError, UnprocessableEntityError } from '@voice-eval/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,8 +86,12 @@ describe('suiteRuns', () => {
     const conversations: string[] = [];
     for await (const call of client.suiteRuns.listCalls(done.id, { page_size: 3 })) {
       conversations.push(call.conversation_id);
+      expect(await client.suiteRuns.getCall(done.id, call.id)).toEqual(call);
     }
     expect(new Set(conversations).size).toBe(4);
+    const [firstCall] = (await client.suiteRuns.listCalls(done.id)).items;
+    await expectApiError(client.suiteRuns.getCall(done.id, randomUUID()), NotFoundError, 404, 'not_found');
+    await expectApiError(client.suiteRuns.getCall(randomUUID(), firstCall!.id), NotFoundError, 404);
     const listed = await client.suiteRuns.list({ suite_id: suite.id, status: 'completed' });
     expect(listed.items.map((r) => r.id)).toEqual([done.id]);
 

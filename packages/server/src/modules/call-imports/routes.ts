@@ -2,8 +2,10 @@ import type { CallImportRowIds, contract } from '@voice-eval/contract';
 import { contextOf } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { streamJsonDocument } from '../../http/json-stream.js';
+import { publicBaseUrl } from '../../http/public-url.js';
 import type { RouterFor } from '../../routers.js';
 import { createCallImport } from './create.js';
+import { getRow, openRecording, signRecordingUrl } from './recording-access.js';
 import * as service from './service.js';
 import { cancelDiarisation, transcribeCallImport } from './transcribe.js';
 import { callImportUpload, uploadedFiles } from './upload.js';
@@ -36,6 +38,40 @@ export const callImportRoutes = (deps: Deps): CallImportRoutes => ({
     const body = await streamJsonDocument(req, res, chunks);
     return { status: 200, body: body as unknown as CallImportRowIds };
   },
+  getRow: async ({ params, req }) => ({
+    status: 200,
+    body: await getRow(deps, contextOf(req), params.call_import_id, params.row_id),
+  }),
+  recording: async ({ params, query, req, res }) => {
+    const { status, headers, body } = await openRecording(
+      deps,
+      query.signature === undefined
+        ? { kind: 'caller', ctx: contextOf(req) }
+        : { kind: 'signed', expires: query.expires, signature: query.signature },
+      params.call_import_id,
+      params.row_id,
+      (size) => req.range(size, { combine: true }),
+    );
+    res.set(headers);
+    // a failed read cuts the connection, so a client never takes a short file for a whole one;
+    // a client that hangs up releases the file
+    body.on('error', (err) => {
+      req.log?.error({ err }, 'response:stream_failed');
+      res.destroy(err);
+    });
+    res.on('close', () => body.destroy());
+    return { status, body: body as unknown as Blob };
+  },
+  recordingUrl: async ({ params, req }) => ({
+    status: 200,
+    body: await signRecordingUrl(
+      deps,
+      contextOf(req),
+      publicBaseUrl(deps, req),
+      params.call_import_id,
+      params.row_id,
+    ),
+  }),
   transcribe: async ({ params, body, req }) => ({
     status: 202,
     body: await transcribeCallImport(deps, contextOf(req), params.call_import_id, body),

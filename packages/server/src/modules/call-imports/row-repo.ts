@@ -64,6 +64,12 @@ export const rowsQuery = (db: Knex, callImportId: string, filters: RowFilters) =
   return base;
 };
 
+/** One row of the import, with the wire's columns (undefined when the import has no such row). */
+export const findRow = (db: Knex, callImportId: string, rowId: string) =>
+  db('call_import_rows').where({ call_import_id: callImportId, id: rowId }).first(ROW_COLUMNS) as Promise<
+    Pick<RowRecord, (typeof ROW_COLUMNS)[number]> | undefined
+  >;
+
 /** Source order: the order rows had in the file. */
 export const SOURCE_ORDER = [{ column: 'source_row' }, { column: 'id' }];
 

@@ -121,11 +121,12 @@ export const statusCounts = async (
 export const rowsQuery = (
   db: Knex,
   evaluationId: string,
-  filters: { status?: string; flagged?: boolean },
+  filters: { status?: string; flagged?: boolean; call_import_row_id?: string },
 ) => {
   const base = db('evaluation_rows').where('evaluation_id', evaluationId);
   if (filters.status) base.where('status', filters.status);
   if (filters.flagged !== undefined) base.where('flagged', filters.flagged);
+  if (filters.call_import_row_id) base.where('call_import_row_id', filters.call_import_row_id);
   return base;
 };
 

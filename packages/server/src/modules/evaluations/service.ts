@@ -108,12 +108,15 @@ export const listEvaluations = async (
 export const getEvaluation = async (deps: Deps, ctx: RequestContext, id: string): Promise<Evaluation> =>
   (await hydrate(deps, [await findOr404(deps, ctx, id)]))[0]!;
 
-/** An evaluation's rows, newest first, optionally in one status or only (un)flagged ones. */
+/**
+ * An evaluation's rows, newest first, optionally in one status, only (un)flagged ones, or the one
+ * of a call-import row.
+ */
 export const listEvaluationRows = async (
   deps: Deps,
   ctx: RequestContext,
   id: string,
-  query: PageQuery & { status?: EvaluationStatus; flagged?: boolean },
+  query: PageQuery & { status?: EvaluationStatus; flagged?: boolean; call_import_row_id?: string },
 ) => {
   await findOr404(deps, ctx, id);
   const page = await paginate(

@@ -31,6 +31,10 @@ export const suiteRunRoutes = (deps: Deps) =>
       status: 200,
       body: await service.listCalls(deps, contextOf(req), params.run_id, query),
     }),
+    getCall: async ({ params, req }) => ({
+      status: 200,
+      body: await service.getCall(deps, contextOf(req), params.run_id, params.call_id),
+    }),
     cancel: async ({ params, req }) => ({
       status: 200,
       body: await cancelRun(deps, contextOf(req), params.run_id),

@@ -120,6 +120,19 @@ export const listRuns = async (
   return { ...page, items: await hydrate(deps, page.items) };
 };
 
+/** One call of a run of the workspace (404 for a call of another run). */
+export const getCall = async (
+  deps: Deps,
+  ctx: RequestContext,
+  runId: string,
+  callId: string,
+): Promise<SuiteRunCall> => {
+  await findRunOr404(deps, ctx, runId);
+  const row = await repo.callsQuery(deps.db, runId, {}).where({ id: callId }).first();
+  if (!row) throw notFound('Suite run call');
+  return toSuiteRunCall(row);
+};
+
 /** A run's calls, newest first (the last queued first), optionally in one status. */
 export const listCalls = async (
   deps: Deps,
