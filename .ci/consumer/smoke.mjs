@@ -38,6 +38,38 @@ try {
   const metric = await client.metrics.create({ name: 'Resolved', metric_type: 'boolean' });
   const got = await client.metrics.get(metric.id);
   check(got.id === metric.id && got.name === 'Resolved', 'the server answers the SDK');
+  // a recorded call: uploaded, read back in part, and played from a signed URL with no credentials
+  const schema = await client.callImportSchemas.create({
+    name: 'Recorded',
+    parameters: [{ name: 'id', type: 'conversation_id', is_required: true }],
+  });
+  const wav = Buffer.alloc(844);
+  wav.write('RIFF', 0);
+  wav.writeUInt32LE(836, 4);
+  wav.write('WAVEfmt ', 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(8000, 24);
+  wav.writeUInt32LE(16000, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36);
+  wav.writeUInt32LE(800, 40);
+  const recorded = await client.callImports.create({
+    schema_id: schema.id,
+    files: [{ data: wav, filename: 'call.wav' }],
+  });
+  const [row] = (await client.callImports.get(recorded.id)).rows;
+  const part = await client.callImports.recording(recorded.id, row.id, { range: { start: 8, end: 11 } });
+  check(part.status === 206 && (await part.text()) === 'WAVE', 'a byte range of a recording');
+  const { url: signed } = await client.callImports.recordingUrl(recorded.id, row.id);
+  const played = await fetch(signed);
+  check(
+    played.status === 200 && played.headers.get('content-type') === 'audio/wav',
+    'a signed recording URL',
+  );
+  check(Buffer.from(await played.arrayBuffer()).equals(wav), 'the recording as uploaded');
 } finally {
   await server.close();
 }
