@@ -72,13 +72,24 @@ export const MetricClustersProgressSchema = z.object({
   total_steps: Count,
 });
 
-/** A quote from a flagged conversation with the turns around it. */
+/**
+ * A quote from a flagged conversation with the turns around it, and where it is: the call's row
+ * (its recording), the quoted turn's index in the call's transcript (the diarised one, else the
+ * speaker-labelled source transcript) and its place on the recording when the transcript is timed.
+ * Reports generated before these were kept have them null.
+ */
 export const ClusterEvidenceSchema = z.object({
   conversation_id: z.string(),
   evaluation_row_id: Uuid,
+  call_import_row_id: Uuid.nullable(),
   quote: z.string(),
+  /** Null when the call has no transcript (the quote is then the judge's reason). */
+  turn_index: z.number().int().min(0).nullable(),
+  start_ms: z.number().int().min(0).nullable(),
+  end_ms: z.number().int().min(0).nullable(),
   turns: z.array(z.object({ speaker: TranscriptSpeakerSchema, text: z.string() })),
 });
+export type ClusterEvidence = z.infer<typeof ClusterEvidenceSchema>;
 
 export const SubClusterSchema = z.object({
   id: z.string(),

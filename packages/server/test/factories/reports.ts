@@ -277,5 +277,5 @@ export const seedEvaluation = async (
   const rowIds = new Map<string, string>(
     (rows.body.items as Array<{ id: string; conversation_id: string }>).map((r) => [r.conversation_id, r.id]),
   );
-  return { evaluationId: started.id, calls, rowIds, ...scope };
+  return { evaluationId: started.id, callImportId: imported.id as string, calls, rowIds, ...scope };
 };

@@ -14,6 +14,14 @@ describe('evidenceOf', () => {
     const evidence = evidenceOf(turns, 'The agent quoted a wrong cleaning price.');
     expect(evidence.quote).toBe('The price of a cleaning is 40 dollars.');
     expect(evidence.turns).toEqual(turns.slice(2, 5));
+    expect([evidence.turn_index, evidence.start_ms, evidence.end_ms]).toEqual([3, null, null]);
+  });
+
+  it('places the quote on the recording when the turns are timed, and shows the turns without timing', () => {
+    const timed = turns.map((turn, i) => ({ ...turn, start_ms: i * 1000, end_ms: i * 1000 + 800 }));
+    const evidence = evidenceOf(timed, 'The agent quoted a wrong cleaning price.');
+    expect([evidence.turn_index, evidence.start_ms, evidence.end_ms]).toEqual([3, 3000, 3800]);
+    expect(evidence.turns).toEqual(turns.slice(2, 5));
   });
 
   it("falls back to the agent's last turn, and to the reason without a transcript", () => {
@@ -21,6 +29,9 @@ describe('evidenceOf', () => {
     expect(evidenceOf([], 'No read-back of the time.')).toEqual({
       quote: 'No read-back of the time.',
       turns: [],
+      turn_index: null,
+      start_ms: null,
+      end_ms: null,
     });
   });
 });
@@ -38,7 +49,7 @@ describe('transcripts', () => {
         diarised_transcript: [{ speaker: 'agent', text: 'A', start_ms: 1 }],
         source_transcript: 'User: B',
       }),
-    ).toEqual([{ speaker: 'agent', text: 'A' }]);
+    ).toEqual([{ speaker: 'agent', text: 'A', start_ms: 1, end_ms: undefined }]);
     expect(turnsOf({ diarised_transcript: null, source_transcript: 'User: B' })).toEqual([
       { speaker: 'user', text: 'B' },
     ]);

@@ -4,6 +4,9 @@ import { tokenize } from '../../clustering/index.js';
 /** A speaker turn as evidence shows it. */
 export type EvidenceTurn = { speaker: 'agent' | 'user'; text: string };
 
+/** A turn of a call with its place on the recording, when the transcript is timed. */
+export type CallTurn = EvidenceTurn & { start_ms?: number; end_ms?: number };
+
 /** A call's transcript as far as evidence needs it. */
 export type CallTranscript = {
   diarised_transcript: TranscriptTurn[] | null;
@@ -33,10 +36,15 @@ export const parseSourceTranscript = (text: string): EvidenceTurn[] | null => {
   return turns.length > 0 ? turns : null;
 };
 
-/** The turns of a call: its diarised transcript, else its speaker-labelled source transcript. */
-export const turnsOf = (call: CallTranscript | undefined): EvidenceTurn[] => {
+/** The turns of a call: its diarised transcript (with timing), else its speaker-labelled source transcript. */
+export const turnsOf = (call: CallTranscript | undefined): CallTurn[] => {
   if (call?.diarised_transcript?.length) {
-    return call.diarised_transcript.map((turn) => ({ speaker: turn.speaker, text: turn.text }));
+    return call.diarised_transcript.map(({ speaker, text, start_ms, end_ms }) => ({
+      speaker,
+      text,
+      start_ms,
+      end_ms,
+    }));
   }
   return call?.source_transcript ? (parseSourceTranscript(call.source_transcript) ?? []) : [];
 };
@@ -63,21 +71,37 @@ const bestTurn = (turns: readonly EvidenceTurn[], reason: string): number => {
   return best;
 };
 
+/** A quote, the turns around it, and where it is in the call. */
+export type Evidence = {
+  quote: string;
+  turns: EvidenceTurn[];
+  turn_index: number | null;
+  start_ms: number | null;
+  end_ms: number | null;
+};
+
 /**
  * Evidence for one flagged result: the transcript turn that best matches the judge's reason
- * (sharing most stemmed terms, else the agent's last turn) as the quote, with the turn before and
- * after it. Without a transcript the quote is the judge's reason and there are no turns.
+ * (sharing most stemmed terms, else the agent's last turn) as the quote, with its index, its
+ * place on the recording when known, and the turn before and after it. Without a transcript the
+ * quote is the judge's reason and there are no turns.
  */
-export const evidenceOf = (
-  turns: readonly EvidenceTurn[],
-  reason: string,
-): { quote: string; turns: EvidenceTurn[] } => {
-  if (turns.length === 0) return { quote: clip(reason), turns: [] };
+export const evidenceOf = (turns: readonly CallTurn[], reason: string): Evidence => {
+  if (turns.length === 0) {
+    return { quote: clip(reason), turns: [], turn_index: null, start_ms: null, end_ms: null };
+  }
   let index = bestTurn(turns, reason);
   if (index < 0) index = turns.findLastIndex((turn) => turn.speaker === 'agent');
   if (index < 0) index = turns.length - 1;
   const window = turns
     .slice(Math.max(0, index - 1), index + 2)
-    .map((turn) => ({ ...turn, text: clip(turn.text) }));
-  return { quote: clip(turns[index]!.text), turns: window };
+    .map(({ speaker, text }) => ({ speaker, text: clip(text) }));
+  const quoted = turns[index]!;
+  return {
+    quote: clip(quoted.text),
+    turns: window,
+    turn_index: index,
+    start_ms: quoted.start_ms ?? null,
+    end_ms: quoted.end_ms ?? null,
+  };
 };

@@ -60,7 +60,7 @@ describe('metric clusters without a model', () => {
     report = await generate({ scope_key: 'deterministic' });
   });
 
-  it('clusters each metric by failure mode, with labels, gap labels and evidence from the data', () => {
+  it('clusters each metric by failure mode, with labels, gap labels and evidence from the data', async () => {
     expect(report).toMatchObject({
       status: 'completed',
       provider: null,
@@ -93,6 +93,18 @@ describe('metric clusters without a model', () => {
     expect(evidence.conversation_id).toMatch(/^call-readback-\d$/);
     expect(evidence.turns.length).toBeGreaterThan(0);
     expect(evidence.turns.map((t) => t.text)).toContain(evidence.quote);
+    // where the quote is: the call's row, and the quoted turn of its transcript
+    const row = await h.request(
+      'GET',
+      `/api/v1/call-imports/${seed.callImportId}/rows/${evidence.call_import_row_id}`,
+      {
+        headers,
+      },
+    );
+    expect(row.body.conversation_id).toBe(evidence.conversation_id);
+    const quoted = row.body.source_transcript.split('\n')[evidence.turn_index!];
+    expect(quoted).toContain(evidence.quote);
+    expect([evidence.start_ms, evidence.end_ms]).toEqual([null, null]);
     for (const name of ['Call quality', 'Outcome']) {
       const group = groupNamed(report, name);
       expect(group.clusters.map((c) => [c.count, c.gap_label, [...evidenceModes(c)]])).toEqual([

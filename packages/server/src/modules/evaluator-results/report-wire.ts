@@ -1,4 +1,4 @@
-import type { MetricClustersReport } from '@voice-eval/contract';
+import type { ClusterEvidence, MetricClustersReport } from '@voice-eval/contract';
 import { isoOrNull } from '../../db/rows.js';
 import { type EffectivePolicies, toFailurePolicies } from '../evaluations/policies.js';
 import type { ReportRow } from './repo.js';
@@ -38,6 +38,18 @@ const isStale = (row: ReportRow | undefined, live: LiveState): boolean =>
         row.policies_fingerprint !== live.policies.fingerprint),
   );
 
+/** Evidence as the wire shows it: a report stored before evidence was placed has its place null. */
+const placed = (
+  evidence: Partial<ClusterEvidence> & Omit<ClusterEvidence, keyof Placement>,
+): ClusterEvidence => ({
+  call_import_row_id: null,
+  turn_index: null,
+  start_ms: null,
+  end_ms: null,
+  ...evidence,
+});
+type Placement = Pick<ClusterEvidence, 'call_import_row_id' | 'turn_index' | 'start_ms' | 'end_ms'>;
+
 /**
  * A report as the wire shows it. No row: `idle`. A queued run shows as `running` in phase
  * `queued`. While a scope is regenerated, or after a run failed, the last result stays readable.
@@ -62,11 +74,15 @@ export const toReport = (row: ReportRow | undefined, live: LiveState): MetricClu
     is_stale: isStale(row, live),
     selected_evaluation_row_ids: result?.selected_evaluation_row_ids ?? [],
     ...toFailurePolicies(live.policies),
-    groups: result?.groups ?? [],
+    groups: (result?.groups ?? []).map((group) => ({
+      ...group,
+      clusters: group.clusters.map((cluster) => ({ ...cluster, evidence: cluster.evidence.map(placed) })),
+    })),
     // results stored before `key` existed: their ids are the keys
     discovered_problems: (result?.discovered_problems ?? []).map((problem) => ({
       ...problem,
       key: problem.key ?? problem.id,
+      evidence: problem.evidence.map(placed),
     })),
     rca_summary: result?.rca_summary ?? EMPTY_SUMMARY,
     generation_scope: {

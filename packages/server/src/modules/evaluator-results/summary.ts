@@ -39,6 +39,7 @@ const evidenceFor = (
   members.slice(0, EVIDENCE_PER_CLUSTER).map((member) => ({
     conversation_id: member.conversationId,
     evaluation_row_id: member.rowId,
+    call_import_row_id: member.callId,
     ...evidenceOf(turnsOf(transcripts.get(member.callId)), member.text || reason),
   }));
 
