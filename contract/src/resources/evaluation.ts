@@ -77,6 +77,14 @@ export const EvaluationResultSchema = z.object({
   /** True when the value counts as a failure under the metric's failure policy. */
   flagged: z.boolean(),
   rationale: z.string().nullable(),
+  /**
+   * What the judge quoted for this value, each quote with the index of its turn in the call's
+   * transcript: the diarised transcript, else the source transcript's speaker-labelled lines (0
+   * for a source transcript without speakers). Quotes not found in the transcript are dropped.
+   * Empty for voice metrics, for metrics that do not capture rationale, and on older results
+   * (defaults to empty, so results written before it, in mocks too, still read).
+   */
+  evidence: z.array(z.object({ quote: z.string(), turn_index: z.number().int().min(0) })).default([]),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResultSchema>;
 
@@ -133,6 +141,8 @@ export const EvaluationRowSchema = z.object({
   completed_at: Timestamp.nullable(),
 });
 export type EvaluationRow = z.infer<typeof EvaluationRowSchema>;
+/** An evaluation row as its schema reads it: fields with a default may be left out. */
+export type EvaluationRowInput = z.input<typeof EvaluationRowSchema>;
 
 export const EvaluationRowListQuerySchema = z.object({
   status: EvaluationStatusSchema.optional(),

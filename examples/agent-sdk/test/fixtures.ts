@@ -66,8 +66,8 @@ export const diarised = (agent: string, user: string): DoubleReply =>
 export const judged = (metrics: CallMetrics, outcome: string, verified: boolean): DoubleReply =>
   chatReply({
     scores: [
-      { key: metrics.outcome.id, value: outcome, rationale: `The call ended ${outcome}.`, evidence: null },
-      { key: metrics.identity.id, value: verified, rationale: 'Checked the account.', evidence: null },
+      { key: metrics.outcome.id, value: outcome, rationale: `The call ended ${outcome}.`, evidence: [] },
+      { key: metrics.identity.id, value: verified, rationale: 'Checked the account.', evidence: [] },
     ],
     discovered: [],
   });

@@ -11,6 +11,7 @@ import type {
   CallImportSchema,
   Evaluation,
   EvaluationRow,
+  EvaluationRowInput,
   Evaluator,
   EvaluatorSuite,
   Integration,
@@ -41,8 +42,12 @@ export const MOCK_ORGANIZATION_ID = uuidOf(1, '1');
 export const MOCK_WORKSPACE_ID = uuidOf(1, '2');
 export const MOCK_USER_ID = uuidOf(1, '3');
 
-/** A factory: deterministic defaults, then `overrides`, validated by the resource's zod schema. */
-export type Fixture<T> = (overrides?: Partial<T>) => T;
+/**
+ * A factory: deterministic defaults, then `overrides`, validated by the resource's zod schema.
+ * Overrides are what the schema reads (`I`), so a field with a default (a result's `evidence`) may
+ * be left out.
+ */
+export type Fixture<T, I = T> = (overrides?: Partial<I>) => T;
 
 /** The fixture factories of a mock set: `fixtures.metric({ name: 'Greeting' })`. */
 export interface Fixtures {
@@ -64,7 +69,7 @@ export interface Fixtures {
   callImport: Fixture<CallImport>;
   callImportRow: Fixture<CallImportRow>;
   evaluation: Fixture<Evaluation>;
-  evaluationRow: Fixture<EvaluationRow>;
+  evaluationRow: Fixture<EvaluationRow, EvaluationRowInput>;
   tag: Fixture<Tag>;
   aiProvider: Fixture<AIProvider>;
   aiProviderTestResult: Fixture<AIProviderTestResult>;

@@ -47,7 +47,7 @@ import { createSimulationFixtures } from './simulation-fixtures.js';
 const define =
   (seq: Sequence) =>
   <S extends z.ZodTypeAny>(schema: S) =>
-  (defaults: (n: number) => Partial<z.input<S>>): Fixture<z.infer<S>> =>
+  (defaults: (n: number) => Partial<z.input<S>>): Fixture<z.infer<S>, z.input<S>> =>
   (overrides = {}) => {
     const base = sample(schema, seq) as object;
     return schema.parse({ ...base, ...defaults(seq.next()), ...overrides });

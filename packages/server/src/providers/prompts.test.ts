@@ -4,7 +4,7 @@ import {
   clusterRcaV1,
   delimit,
   diariseV1,
-  judgeScoreV1,
+  judgeScoreV2,
   metricGenerateV1,
   type PromptTemplate,
   renderPrompt,
@@ -18,7 +18,7 @@ const templates: Array<[PromptTemplate<never, unknown>, unknown]> = [
   [diariseV1, { transcript: 'Hello, Acme dental. Hi, I need a cleaning.' }],
   [transcribeDiariseV1, { language: 'en', instructions: 'The agent is Ava.' }],
   [
-    judgeScoreV1,
+    judgeScoreV2,
     {
       turns: [{ speaker: 'agent', text: 'Hello' }],
       metrics: [{ key: 'greets', name: 'Greets', description: 'Says hello', metric_type: 'boolean' }],
@@ -53,17 +53,20 @@ describe('prompts', () => {
   it('validates judge values of every metric type', () => {
     const reply = {
       scores: [
-        { key: 'a', value: true, rationale: 'ok', evidence: null },
-        { key: 'b', value: 4, rationale: 'ok', evidence: 'Hello' },
-        { key: 'c', value: ['Late', 'Rude'], rationale: 'ok', evidence: null },
+        { key: 'a', value: true, rationale: 'ok', evidence: [] },
+        { key: 'b', value: 4, rationale: 'ok', evidence: [{ quote: 'Hello', turn: 1 }] },
+        { key: 'c', value: ['Late', 'Rude'], rationale: 'ok', evidence: [] },
       ],
       discovered: [],
     };
-    expect(judgeScoreV1.schema.safeParse(reply).success).toBe(true);
+    expect(judgeScoreV2.schema.safeParse(reply).success).toBe(true);
     expect(
-      judgeScoreV1.schema.safeParse({ scores: [{ key: 'a', value: {}, rationale: '' }], discovered: [] })
+      judgeScoreV2.schema.safeParse({ scores: [{ key: 'a', value: {}, rationale: '' }], discovered: [] })
         .success,
     ).toBe(false);
+    // a bare quote, the reply of the first version of this prompt, is not evidence now
+    const bare = { scores: [{ key: 'a', value: true, rationale: 'ok', evidence: 'Hello' }], discovered: [] };
+    expect(judgeScoreV2.schema.safeParse(bare).success).toBe(false);
   });
 });
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A loopback HTTP double of an OpenAI-compatible chat endpoint acting as the LLM judge: it reads
- * the metrics and the transcript out of the judge prompt (`judge_score` v1), answers a valid
+ * the metrics and the transcript out of the judge prompt (`judge_score` v2), answers a valid
  * score for every metric after a fixed latency, and records every call's interval, so tests and
  * the dispatch benchmark can measure concurrency from the outside.
  */
@@ -28,7 +28,7 @@ export type JudgeCall = {
   discovery?: boolean;
 };
 
-/** A problem the judge reports outside the metrics, as `judge_score` v1 replies it. */
+/** A problem the judge reports outside the metrics, as `judge_score` v2 replies it. */
 export type JudgeDiscovery = {
   key: string;
   name: string;
@@ -47,6 +47,11 @@ export type JudgeDoubleOptions = {
   answer?: (metric: JudgedMetric, transcript: string) => unknown;
   /** The rationale for one metric's value. @default `judged <key>` */
   rationale?: (metric: JudgedMetric, transcript: string) => string;
+  /**
+   * The quotes one metric's value relies on, each with its turn number as the prompt shows it
+   * (`3. agent: ...` is turn 3). @default none
+   */
+  evidence?: (metric: JudgedMetric, transcript: string) => Array<{ quote: string; turn: number }>;
   /**
    * Problems outside the metrics for one call, replied only when the prompt asks for discoveries
    * (as a judge following the prompt would). @default none
@@ -188,7 +193,7 @@ export const startJudgeDouble = async (options: JudgeDoubleOptions = {}): Promis
           key: m.key,
           value: answer(m, transcript),
           rationale: options.rationale?.(m, transcript) ?? `judged ${m.key}`,
-          evidence: null,
+          evidence: options.evidence?.(m, transcript) ?? [],
         })),
         discovered: discovery ? (options.discover?.(transcript) ?? []) : [],
       }),

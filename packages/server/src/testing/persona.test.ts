@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenAiCompatibleProvider } from '../providers/openai-compatible-provider.js';
 import {
-  judgeScoreV1,
+  judgeScoreV2,
   type PersonaCallerVars,
   personaCallerV1,
   renderPrompt,
@@ -116,7 +116,7 @@ describe('persona double', () => {
   it('forwards requests for other schemas (the judge) to forwardTo', async () => {
     const before = judge.calls.length;
     const scored = await provider().chat({
-      ...renderPrompt(judgeScoreV1, {
+      ...renderPrompt(judgeScoreV2, {
         turns: [{ speaker: 'agent', text: 'row=r1 hello' }],
         metrics: [{ key: 'polite', name: 'Polite', description: 'Was it polite?', metric_type: 'boolean' }],
         allowDiscovery: false,

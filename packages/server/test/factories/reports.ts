@@ -134,19 +134,19 @@ export const judgeReply =
         key: metrics.confirmed.id,
         value: !(seeded.mode === 'readback' || seeded.mode === 'price'),
         rationale: seeded.rationale,
-        evidence: null,
+        evidence: [],
       },
       {
         key: metrics.quality.id,
         value: seeded.mode === 'tool' ? 2 : 5,
         rationale: seeded.rationale,
-        evidence: null,
+        evidence: [],
       },
       {
         key: metrics.outcome.id,
         value: seeded.mode === 'tool' ? 'Escalated' : 'Resolved',
         rationale: bad ? seeded.rationale : 'Resolved.',
-        evidence: null,
+        evidence: [],
       },
     ];
     const content = JSON.stringify({ scores, discovered: [] });

@@ -20,6 +20,11 @@ let client: VoiceEval;
 beforeAll(async () => {
   judge = await startJudgeDouble({
     answer: (m) => (answers.has(m.key) ? answers.get(m.key) : defaultAnswer(m)),
+    // one quote from the call, and one it never had: the server keeps the first only
+    evidence: () => [
+      { quote: 'I need a refund', turn: 1 },
+      { quote: 'Your refund is on its way', turn: 1 },
+    ],
   });
   h = await createSdkHarness({
     env: {
@@ -62,6 +67,11 @@ describe('evaluations', () => {
       [failing.id, false, true],
     ]);
     expect(rows[0]?.results[1]?.rationale).toBe(`judged ${failing.id}`);
+    // the quote the judge relied on, placed in the call's (one-line, speaker-labelled) transcript
+    expect(rows[0]?.results.map((r) => r.evidence)).toEqual([
+      [],
+      [{ quote: 'I need a refund', turn_index: 0 }],
+    ]);
     expect((await client.evaluations.listRows(done.id, { flagged: true })).total).toBe(3);
     expect((await client.evaluations.listRows(done.id, { flagged: false })).total).toBe(0);
     const ofOneCall = await client.evaluations.listRows(done.id, {

@@ -15,12 +15,19 @@ const metric = (overrides: Partial<MetricSnapshot>): MetricSnapshot => ({
   ...overrides,
 });
 
-const score = (key: string, value: unknown) => ({
+const score = (key: string, value: unknown, evidence: Array<{ quote: string; turn: number }> = []) => ({
   key,
   value: value as never,
   rationale: 'because',
-  evidence: null,
+  evidence,
 });
+
+/** The call as the judge read it: the diarised transcript without its empty second turn. */
+const turns = [
+  { speaker: 'agent', text: 'Thanks for calling Bright Dental, how can I help?', index: 0 },
+  { speaker: 'user', text: 'I need to move my cleaning to Friday.', index: 2 },
+  { speaker: 'agent', text: 'Done: Friday at 9 AM.', index: 3 },
+];
 
 describe('readScores', () => {
   it('reads each type, accepting numbers and booleans sent as strings', () => {
@@ -31,13 +38,17 @@ describe('readScores', () => {
       metric({ id: 'c', metric_type: 'category', selection_mode: 'single_choice', labels: ['Yes', 'No'] }),
       metric({ id: 'free', metric_type: 'category', selection_mode: 'multi_label' }),
     ];
-    const read = readScores(metrics, [
-      score('b', 'false'),
-      score('r', '4'),
-      score('n', -2.5),
-      score('c', [' no ']),
-      score('free', ['billing', 'billing', 'tone']),
-    ]);
+    const read = readScores(
+      metrics,
+      [
+        score('b', 'false'),
+        score('r', '4'),
+        score('n', -2.5),
+        score('c', [' no ']),
+        score('free', ['billing', 'billing', 'tone']),
+      ],
+      turns,
+    );
     expect(read).toMatchObject({ ok: true, flagged: true });
     if (!read.ok) return;
     expect(read.results.map((r) => r.value)).toEqual([false, 4, -2.5, 'No', ['billing', 'tone']]);
@@ -50,7 +61,7 @@ describe('readScores', () => {
       id: 'b',
       policy: { failure_values: ['false'], failure_child_names: [], numeric_rule: null },
     });
-    expect(readScores([m], [score('b', null)])).toMatchObject({
+    expect(readScores([m], [score('b', null)], turns)).toMatchObject({
       ok: true,
       flagged: false,
       results: [{ value: null }],
@@ -85,9 +96,50 @@ describe('readScores', () => {
     ],
     ['a word for a boolean', metric({ id: 'x' }), score('x', 'maybe'), /boolean/],
   ])('refuses %s', (_, m, s, message) => {
-    const read = readScores([m], [s]);
+    const read = readScores([m], [s], turns);
     expect(read.ok).toBe(false);
     if (!read.ok) expect(read.message).toMatch(message);
+  });
+});
+
+describe('the evidence of a result', () => {
+  const judged = (evidence: Array<{ quote: string; turn: number }>, capture_rationale = true) => {
+    const read = readScores([metric({ id: 'b', capture_rationale })], [score('b', true, evidence)], turns);
+    if (!read.ok) throw new Error(read.message);
+    return read.results[0]!.evidence;
+  };
+
+  it("keeps each quote found in the transcript, with its turn's index in the call's transcript", () => {
+    expect(
+      judged([
+        { quote: 'move my cleaning to Friday', turn: 2 },
+        { quote: '"done: friday at 9 am."', turn: 3 },
+      ]),
+    ).toEqual([
+      { quote: 'move my cleaning to Friday', turn_index: 2 },
+      { quote: '"done: friday at 9 am."', turn_index: 3 },
+    ]);
+  });
+
+  it('finds a quote the judge placed in the wrong turn, and drops quotes that were never said', () => {
+    expect(
+      judged([
+        { quote: 'Bright Dental', turn: 3 },
+        { quote: 'Your refund is on its way', turn: 1 },
+        { quote: '   ', turn: 1 },
+        { quote: 'Friday at 9', turn: 99 },
+        { quote: 'bright   dental', turn: 1 },
+      ]),
+    ).toEqual([
+      { quote: 'Bright Dental', turn_index: 0 },
+      { quote: 'Friday at 9', turn_index: 3 },
+    ]);
+  });
+
+  it('keeps at most three quotes, and none when the metric does not capture rationale', () => {
+    const four = ['Thanks', 'Bright', 'cleaning', 'Friday'].map((quote) => ({ quote, turn: 1 }));
+    expect(judged(four)).toHaveLength(3);
+    expect(judged([{ quote: 'Bright Dental', turn: 1 }], false)).toEqual([]);
   });
 });
 

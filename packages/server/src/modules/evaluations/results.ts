@@ -1,6 +1,7 @@
 import type { EvaluationResult, Metric, VoiceMeasureName } from '@voice-eval/contract';
 import type { JudgeMetric, JudgeScores } from '../../providers/index.js';
 import { slugOf } from '../metrics/from-discovered.js';
+import { type JudgedTurn, placeQuotes } from './evidence.js';
 import { inferPolicy, isFailure, type PolicyRule } from './failure-policies.js';
 import { voiceMeasureOf } from './voice-results.js';
 
@@ -147,10 +148,15 @@ export type ReadScores =
 
 /**
  * One result per metric from the judge's scores (matched by key): the value checked against the
- * metric type, `flagged` by the failure policy, the rationale kept only when the metric captures
- * it. A missing or ill-typed score makes the whole reply unusable.
+ * metric type, `flagged` by the failure policy, the rationale and the quotes found in `turns` kept
+ * only when the metric captures rationale. A missing or ill-typed score makes the whole reply
+ * unusable.
  */
-export const readScores = (metrics: readonly MetricSnapshot[], scores: JudgeScores['scores']): ReadScores => {
+export const readScores = (
+  metrics: readonly MetricSnapshot[],
+  scores: JudgeScores['scores'],
+  turns: readonly JudgedTurn[],
+): ReadScores => {
   const byKey = new Map(scores.map((score) => [score.key.trim(), score]));
   const results: EvaluationResult[] = [];
   for (const metric of metrics) {
@@ -164,6 +170,7 @@ export const readScores = (metrics: readonly MetricSnapshot[], scores: JudgeScor
       value: read.value,
       flagged: isFailure(metric.policy, read.value),
       rationale: metric.capture_rationale ? score.rationale : null,
+      evidence: metric.capture_rationale ? placeQuotes(turns, score.evidence) : [],
     });
   }
   return { ok: true, results, flagged: results.some((r) => r.flagged) };

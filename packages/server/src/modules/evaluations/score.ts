@@ -2,14 +2,15 @@ import type { EvaluationResult, EvaluationRowErrorSchema } from '@voice-eval/con
 import type { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import {
-  judgeScoreV1,
-  type PromptTurn,
+  judgeScoreV2,
   type ProviderError,
   type ProviderErrorCode,
   type ProviderSelection,
   renderPrompt,
 } from '../../providers/index.js';
 import { recordUsage } from '../../usage/record-usage.js';
+import { parseSourceTranscript } from '../call-imports/source-transcript.js';
+import type { JudgedTurn } from './evidence.js';
 import type { ProviderRecordsSource } from './provider-records.js';
 import {
   judgeMetricOf,
@@ -61,15 +62,23 @@ const providerFailure = (deps: Deps, error: Pick<ProviderError, 'code' | 'messag
   failure(deps, ROW_CODES[error.code], error.message, error);
 
 /**
- * What the judge reads: the diarised turns when transcription completed, else the source
- * transcript as one turn; null when the row has neither (or only empty ones).
+ * What the judge reads, each turn with its index in the call's transcript: the diarised turns
+ * when transcription completed (empty ones left out), else the source transcript's turns when its
+ * lines name their speakers, else the source transcript as one turn; null when the row has
+ * neither (or only empty ones).
  */
-export const turnsOf = (context: ScoringContext): PromptTurn[] | null => {
+export const turnsOf = (context: ScoringContext): JudgedTurn[] | null => {
   const turns = context.diarised_transcript_status === 'completed' ? (context.diarised_transcript ?? []) : [];
-  const spoken = turns.filter((turn) => turn.text.trim() !== '');
+  const spoken = turns
+    .map(({ speaker, text }, index) => ({ speaker, text, index }))
+    .filter((turn) => turn.text.trim() !== '');
   if (spoken.length > 0) return spoken;
   const source = context.source_transcript?.trim();
-  return source ? [{ speaker: 'transcript', text: source }] : null;
+  if (!source) return null;
+  const labelled = parseSourceTranscript(source);
+  return labelled
+    ? labelled.map((turn, index) => ({ ...turn, index }))
+    : [{ speaker: 'transcript', text: source, index: 0 }];
 };
 
 /**
@@ -148,7 +157,7 @@ const judgeRow = async (
   const allowDiscovery = context.metrics.some((metric) => metric.allow_discovery === true);
   const reply = await picked.provider.chat(
     {
-      ...renderPrompt(judgeScoreV1, {
+      ...renderPrompt(judgeScoreV2, {
         turns,
         metrics: metrics.map(judgeMetricOf),
         allowDiscovery,
@@ -166,7 +175,7 @@ const judgeRow = async (
     },
   );
   if (!reply.ok) return providerFailure(deps, reply.error);
-  const read = readScores(metrics, reply.value.data.scores);
+  const read = readScores(metrics, reply.value.data.scores, turns);
   if (!read.ok) {
     return failure(deps, 'invalid_provider_response', read.message, {
       provider: reply.provider,

@@ -59,7 +59,8 @@ export const toEvaluationRow = (
   call_import_row_id: row.call_import_row_id,
   conversation_id: row.conversation_id,
   status: row.status,
-  results: row.results,
+  // results stored before evidence was kept have none
+  results: (row.results ?? []).map((result) => ({ ...result, evidence: result.evidence ?? [] })),
   discovered: (row.discovered ?? []).map((d) => ({
     key: d.key,
     name: d.name,

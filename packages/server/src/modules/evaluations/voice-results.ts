@@ -32,5 +32,6 @@ export const measuredResult = (
       metric.capture_rationale && value !== null
         ? `Measured from the call's audio: ${metric.voice_measure} = ${value}.`
         : null,
+    evidence: [],
   };
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clip, evidenceOf, MAX_QUOTE_CHARS, parseSourceTranscript, turnsOf } from './evidence.js';
+import { parseSourceTranscript } from '../call-imports/source-transcript.js';
+import { clip, evidenceOf, MAX_QUOTE_CHARS, turnsOf } from './evidence.js';
 
 const turns = [
   { speaker: 'user' as const, text: 'Hi, I want to book a cleaning.' },

@@ -1,5 +1,6 @@
 import type { TranscriptTurn } from '@voice-eval/contract';
 import { tokenize } from '../../clustering/index.js';
+import { parseSourceTranscript } from '../call-imports/source-transcript.js';
 
 /** A speaker turn as evidence shows it. */
 export type EvidenceTurn = { speaker: 'agent' | 'user'; text: string };
@@ -15,26 +16,6 @@ export type CallTranscript = {
 
 /** Longest quote shown, in characters; longer turns are cut at a word boundary with an ellipsis. */
 export const MAX_QUOTE_CHARS = 280;
-
-const SPEAKER_PREFIX = /^\s*(agent|assistant|bot|ai|user|caller|customer|human|patient)\s*:\s*/i;
-
-/**
- * Turns of a plain-text source transcript whose lines start with a speaker ("Agent: ...",
- * "Caller: ..."); lines without one continue the previous turn. Null when no line names a speaker.
- */
-export const parseSourceTranscript = (text: string): EvidenceTurn[] | null => {
-  const turns: EvidenceTurn[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    const match = SPEAKER_PREFIX.exec(line);
-    if (match) {
-      const speaker = /^(agent|assistant|bot|ai)$/i.test(match[1]!) ? 'agent' : 'user';
-      turns.push({ speaker, text: line.slice(match[0].length).trim() });
-    } else if (turns.length > 0 && line.trim()) {
-      turns.at(-1)!.text = `${turns.at(-1)!.text} ${line.trim()}`;
-    }
-  }
-  return turns.length > 0 ? turns : null;
-};
 
 /** The turns of a call: its diarised transcript (with timing), else its speaker-labelled source transcript. */
 export const turnsOf = (call: CallTranscript | undefined): CallTurn[] => {

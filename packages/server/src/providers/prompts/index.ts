@@ -4,13 +4,13 @@ export type { ClusterAnalysis, ClusterRcaVars, FlaggedItem } from './cluster-rca
 export { ClusterAnalysisSchema, clusterRcaV1, FailureClusterSchema, GAP_LABELS } from './cluster-rca.v1.js';
 export type { DiarisedTranscript, DiariseVars } from './diarise.v1.js';
 export { DiarisedTranscriptSchema, DiarisedTurnSchema, diariseV1 } from './diarise.v1.js';
-export type { JudgeMetric, JudgeScores, JudgeScoreVars } from './judge-score.v1.js';
+export type { CitedQuote, JudgeMetric, JudgeScores, JudgeScoreVars } from './judge-score.v2.js';
 export {
   DiscoveredMetricSchema,
   JudgeScoresSchema,
-  judgeScoreV1,
+  judgeScoreV2,
   MetricScoreSchema,
-} from './judge-score.v1.js';
+} from './judge-score.v2.js';
 export type { MetricGenerateVars, MetricSuggestion } from './metric-generate.v1.js';
 export { MetricSuggestionSchema, metricGenerateV1, PROMPT_METRIC_TYPES } from './metric-generate.v1.js';
 export type { PersonaCallerVars, PersonaTurn } from './persona-caller.v1.js';

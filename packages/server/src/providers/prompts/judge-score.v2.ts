@@ -8,13 +8,20 @@ import {
   type PromptTurn,
 } from './prompt-template.js';
 
+/** A verbatim quote the judge relies on, with the number of its turn as the prompt numbers them (from 1). */
+export const CitedQuoteSchema = z.object({
+  quote: z.string(),
+  turn: z.number().int(),
+});
+export type CitedQuote = z.infer<typeof CitedQuoteSchema>;
+
 /** One metric's score: the value's shape follows the metric type (see the system prompt). */
 export const MetricScoreSchema = z.object({
   key: z.string(),
   value: z.union([z.boolean(), z.number(), z.string(), z.array(z.string()), z.null()]),
   rationale: z.string(),
-  /** A verbatim quote from the transcript supporting the score, or null. */
-  evidence: z.string().nullable(),
+  /** The quotes the score relies on, each with its turn; empty when the evidence is an absence. */
+  evidence: z.array(CitedQuoteSchema),
 });
 
 /** A problem the judge noticed that no given metric covers (for `from-discovered`). */
@@ -49,7 +56,7 @@ export interface JudgeMetric {
   max?: number | null;
 }
 
-/** Variables of {@link judgeScoreV1}. */
+/** Variables of {@link judgeScoreV2}. */
 export interface JudgeScoreVars {
   turns: readonly PromptTurn[];
   metrics: readonly JudgeMetric[];
@@ -70,9 +77,9 @@ function describeMetric(metric: JudgeMetric): string {
 }
 
 /** Scores a call transcript against metrics as an LLM judge. */
-export const judgeScoreV1: PromptTemplate<JudgeScoreVars, JudgeScores> = {
+export const judgeScoreV2: PromptTemplate<JudgeScoreVars, JudgeScores> = {
   id: 'judge_score',
-  version: 1,
+  version: 2,
   schemaName: 'judge_scores',
   schema: JudgeScoresSchema,
   system: [
@@ -83,7 +90,8 @@ export const judgeScoreV1: PromptTemplate<JudgeScoreVars, JudgeScores> = {
     'category multi_label -> an array of its labels (possibly empty).',
     'Use null only when the metric cannot apply to this call, and say why in the rationale.',
     'Return exactly one score per metric, with its key unchanged, a one- or two-sentence rationale,',
-    'and a verbatim quote from the transcript as evidence (null if the evidence is an absence).',
+    'and as evidence the short verbatim quotes from the transcript the score relies on, at most three,',
+    'each with the number of its turn (an empty list when the evidence is an absence).',
     'When asked for discoveries, list at most three clear failures no metric covers; else none.',
     DATA_NOT_INSTRUCTIONS,
   ].join('\n'),
