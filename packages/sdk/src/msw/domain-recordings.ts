@@ -49,10 +49,11 @@ const isReply = (value: CallImportRow | MockReply): value is MockReply => 'statu
 
 /**
  * `bytes=` with one range as the server reads it (inclusive offsets, an open end, a suffix), or
- * 'unsatisfiable' (past the end, malformed, or not `bytes`); undefined without a header.
+ * 'unsatisfiable' (past the end, or malformed); undefined without a header, for another unit and
+ * for several ranges (the whole file is sent, as the server does).
  */
 const rangeOf = (header: string | null, size: number) => {
-  if (!header) return undefined;
+  if (!header?.trim().startsWith('bytes=') || header.includes(',')) return undefined;
   const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!match || (match[1] === '' && match[2] === '')) return 'unsatisfiable' as const;
   const [first, last] = [match[1]!, match[2]!];

@@ -143,8 +143,11 @@ describe('GET /api/v1/call-imports/{id}/rows/{row_id}/recording', () => {
     expect(reply.headers.get('content-range')).toBe(`bytes */${wav.length}`);
   });
 
-  it('answers several ranges with the whole recording, as HTTP allows', async () => {
-    const headers = { ...(await h.as('READER')), range: 'bytes=0-1,100-101' };
+  it.each([
+    'bytes=0-1,100-101',
+    'items=0-5',
+  ])('answers %s (several ranges, another unit) with the whole recording, as HTTP allows', async (range) => {
+    const headers = { ...(await h.as('READER')), range };
     const reply = await download(`${rowPath(recorded.rows[0]!)}/recording`, headers);
     expect(reply.status).toBe(200);
     expect(reply.bytes.equals(wav)).toBe(true);

@@ -50,7 +50,11 @@ export const callImportRoutes = (deps: Deps): CallImportRoutes => ({
         : { kind: 'signed', expires: query.expires, signature: query.signature },
       params.call_import_id,
       params.row_id,
-      (size) => req.range(size, { combine: true }),
+      (size) => {
+        const ranges = req.range(size, { combine: true });
+        // a unit other than bytes is ignored, as HTTP asks
+        return Array.isArray(ranges) && ranges.type !== 'bytes' ? undefined : ranges;
+      },
     );
     res.set(headers);
     // a failed read cuts the connection, so a client never takes a short file for a whole one;
