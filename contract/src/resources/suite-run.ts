@@ -50,6 +50,30 @@ export const VoiceMeasuresSchema = z.object({
 });
 export type VoiceMeasures = z.infer<typeof VoiceMeasuresSchema>;
 
+const Ms = z.number().int().min(0);
+
+/**
+ * What a voice call's measures are made of, each at `at_ms` on the call's timeline (the
+ * recording's, from its start), from the same speech timeline: a `latency_gap` from the end of the
+ * caller's speech to the agent's first audio after it (the values of the latency percentiles); an
+ * `interruption` when one side starts speaking over the other (`overlap_ms` is how long both
+ * spoke), which for the caller is a barge-in, with whether the agent `yielded`; and a `silence`
+ * when nobody spoke for at least 2 seconds.
+ */
+export const VoiceEventSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('latency_gap'), at_ms: Ms, duration_ms: Ms }),
+  z.object({
+    kind: z.literal('interruption'),
+    at_ms: Ms,
+    by: z.enum(['agent', 'caller']),
+    overlap_ms: Ms,
+    /** The caller's barge-ins: whether the agent yielded within 1 s; null when the agent interrupted. */
+    yielded: z.boolean().nullable(),
+  }),
+  z.object({ kind: z.literal('silence'), at_ms: Ms, duration_ms: Ms }),
+]);
+export type VoiceEvent = z.infer<typeof VoiceEventSchema>;
+
 /** What started a run: an API call (SDK, CLI) or the suite's schedule. */
 export const SUITE_RUN_TRIGGERS = ['api', 'schedule'] as const;
 
@@ -208,6 +232,11 @@ export const SuiteRunCallSchema = z.object({
   agent_latency: AgentLatencySchema.nullable(),
   /** Voice calls: the objective measures of the call (null for text calls and failed ones). */
   voice_measures: VoiceMeasuresSchema.nullable(),
+  /**
+   * Voice calls: the events the measures count, in time order (null for text calls, failed ones,
+   * and calls made before events were kept).
+   */
+  voice_events: z.array(VoiceEventSchema).nullable(),
   attempts: Count,
   started_at: Timestamp.nullable(),
   completed_at: Timestamp.nullable(),

@@ -18,6 +18,7 @@ import * as m20261125000300 from './migrations/20261125000300_index_active_runs_
 import * as m20261125001600 from './migrations/20261125001600_create_webhooks.js';
 import * as m20261125002000 from './migrations/20261125002000_add_evaluation_row_discoveries.js';
 import * as m20261125002100 from './migrations/20261125002100_index_transcribing_rows_by_import.js';
+import * as m20261128000100 from './migrations/20261128000100_add_voice_events.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125001600_create_webhooks': m20261125001600,
   '20261125002000_add_evaluation_row_discoveries': m20261125002000,
   '20261125002100_index_transcribing_rows_by_import': m20261125002100,
+  '20261128000100_add_voice_events': m20261128000100,
 };
 
 const source: Knex.MigrationSource<string> = {

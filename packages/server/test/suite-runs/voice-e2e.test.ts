@@ -161,6 +161,14 @@ describe('suite runs over a Twilio Media Stream', () => {
       yielded_on_barge_in: null,
     });
     expect(run.voice_summary?.agent_latency_p50_ms).toBe(measures.agent_latency_p50_ms);
+    // the events behind the measures: one latency gap per measured latency, no interruption
+    const gaps = call.voice_events.filter((e: { kind: string }) => e.kind === 'latency_gap');
+    expect(
+      gaps.map((e: { duration_ms: number }) => e.duration_ms).sort((a: number, b: number) => a - b)[
+        Math.ceil(gaps.length / 2) - 1
+      ],
+    ).toBe(measures.agent_latency_p50_ms);
+    expect(call.voice_events.some((e: { kind: string }) => e.kind === 'interruption')).toBe(false);
 
     const row = await recordedRow(run);
     expect(row.diarised_transcript_status).toBe('completed');
@@ -231,6 +239,9 @@ describe('suite runs over a Twilio Media Stream', () => {
     );
     expect(polite.call.voice_measures).toMatchObject({ caller_interruptions: 1, yielded_on_barge_in: true });
     expect(polite.call.voice_measures.clear_messages).toBeGreaterThanOrEqual(1);
+    expect(polite.call.voice_events).toContainEqual(
+      expect.objectContaining({ kind: 'interruption', by: 'caller', yielded: true }),
+    );
     expect(polite.run.metric_summary[0]).toMatchObject({ metric_name: 'Polite yields', passed: 1 });
     const stubborn = await runOnce(
       await voiceAgent({ ...slow, ignoreBargeIn: true }),
@@ -241,6 +252,9 @@ describe('suite runs over a Twilio Media Stream', () => {
       caller_interruptions: 1,
       yielded_on_barge_in: false,
     });
+    expect(stubborn.call.voice_events).toContainEqual(
+      expect.objectContaining({ kind: 'interruption', by: 'caller', yielded: false }),
+    );
     expect(stubborn.run.metric_summary[0]).toMatchObject({ metric_name: 'Stubborn yields', flagged: 1 });
   }, 180_000);
 

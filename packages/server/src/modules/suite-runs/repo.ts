@@ -1,4 +1,4 @@
-import type { VoiceMeasures } from '@voice-eval/contract';
+import type { VoiceEvent, VoiceMeasures } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 
 /** A `suite_runs` row. */
@@ -51,6 +51,7 @@ export type CallRecord = {
   turns: number;
   agent_latency: { p50_ms: number; p95_ms: number; max_ms: number } | null;
   voice_measures: VoiceMeasures | null;
+  voice_events: VoiceEvent[] | null;
   lease_owner: string | null;
   lease_expires_at: Date | null;
   attempts: number;

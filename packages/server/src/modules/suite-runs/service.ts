@@ -71,6 +71,7 @@ export const toSuiteRunCall = (row: repo.CallRecord): SuiteRunCall => ({
   turns: row.turns,
   agent_latency: row.agent_latency,
   voice_measures: row.voice_measures,
+  voice_events: row.voice_events,
   attempts: row.attempts,
   started_at: isoOrNull(row.started_at),
   completed_at: isoOrNull(row.completed_at),

@@ -1,4 +1,4 @@
-import type { TranscriptTurn, VoiceMeasures } from '@voice-eval/contract';
+import type { TranscriptTurn, VoiceEvent, VoiceMeasures } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 import type { Lease, WorkTable } from '../../dispatch/lease.js';
 import { writeSimulatedCall } from '../call-imports/simulation.js';
@@ -17,8 +17,12 @@ export const CALL_WORK: WorkTable = {
   stamps: { completed: 'completed_at', updated: 'updated_at' },
 };
 
-/** What a voice call adds to its final write: the measures, and where its recording is stored. */
-export type VoiceCompletion = { measures: VoiceMeasures | null; recordingKey: string | null };
+/** What a voice call adds to its final write: the measures and their events, and where its recording is stored. */
+export type VoiceCompletion = {
+  measures: VoiceMeasures | null;
+  events: VoiceEvent[] | null;
+  recordingKey: string | null;
+};
 
 /** The final write of a call: how it ended, or its typed error. */
 const completionOf = (outcome: ConversationOutcome, now: Date, voice: VoiceCompletion | null) => ({
@@ -28,6 +32,7 @@ const completionOf = (outcome: ConversationOutcome, now: Date, voice: VoiceCompl
   turns: outcome.turns.length,
   agent_latency: JSON.stringify(latencySummary(outcome.agentLatenciesMs)),
   voice_measures: voice?.measures ? JSON.stringify(voice.measures) : null,
+  voice_events: voice?.events ? JSON.stringify(voice.events) : null,
   completed_at: now,
   updated_at: now,
   lease_owner: null,

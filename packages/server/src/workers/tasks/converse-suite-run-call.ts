@@ -21,10 +21,11 @@ const storeVoice = async (
   outcome: CallOutcome,
 ): Promise<VoiceCompletion | null> => {
   if (!('measures' in outcome)) return null;
-  if (!outcome.ok || !outcome.recording) return { measures: outcome.measures, recordingKey: null };
+  const measured = { measures: outcome.measures, events: outcome.events };
+  if (!outcome.ok || !outcome.recording) return { ...measured, recordingKey: null };
   const key = blobKey('simulations', call.organization_id, call.run_id, `${call.id}-${call.attempts}.wav`);
   await deps.storage.put(key, outcome.recording, { contentType: 'audio/wav' });
-  return { measures: outcome.measures, recordingKey: key };
+  return { ...measured, recordingKey: key };
 };
 
 /**

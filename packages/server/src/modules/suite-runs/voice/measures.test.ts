@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { agentLatencies, summariseVoice, type VoiceTimeline, voiceMeasures } from './measures.js';
+import {
+  agentLatencies,
+  summariseVoice,
+  type VoiceTimeline,
+  voiceEvents,
+  voiceMeasures,
+} from './measures.js';
 
 const timeline = (over: Partial<VoiceTimeline> = {}): VoiceTimeline => ({
   durationMs: 10_000,
@@ -69,5 +75,44 @@ describe('summariseVoice', () => {
     expect(summary.time_to_first_word_ms).toBe(1000);
     expect(summary.agent_latency_p50_ms).toBe(400);
     expect(summary.yielded_on_barge_in).toBeUndefined();
+  });
+});
+
+describe('voiceEvents', () => {
+  it('lists the latencies the percentiles take, in time order, and silences of 2 s or more', () => {
+    expect(voiceEvents(timeline())).toEqual([
+      { kind: 'latency_gap', at_ms: 4000, duration_ms: 400 },
+      { kind: 'latency_gap', at_ms: 8000, duration_ms: 600 },
+    ]);
+    const quiet = timeline({ durationMs: 12_500 });
+    expect(voiceEvents(quiet).filter((e) => e.kind === 'silence')).toEqual([
+      { kind: 'silence', at_ms: 9500, duration_ms: 3000 },
+    ]);
+  });
+
+  it('marks each interruption with who and the overlap, and a barge-in with whether the agent yielded', () => {
+    const t = timeline({
+      agent: [
+        { startMs: 500, endMs: 5000 },
+        { startMs: 7500, endMs: 9000 },
+      ],
+      caller: [
+        { startMs: 1500, endMs: 2200 },
+        { startMs: 7000, endMs: 8000 },
+      ],
+      clears: [1700],
+    });
+    const events = voiceEvents(t);
+    expect(events.filter((e) => e.kind === 'interruption')).toEqual([
+      { kind: 'interruption', at_ms: 1500, by: 'caller', overlap_ms: 700, yielded: true },
+      { kind: 'interruption', at_ms: 7500, by: 'agent', overlap_ms: 500, yielded: null },
+    ]);
+    // the events are what the measures count
+    const m = voiceMeasures(t);
+    const by = (who: string) => events.filter((e) => e.kind === 'interruption' && e.by === who).length;
+    expect([by('agent'), by('caller')]).toEqual([m.agent_interruptions, m.caller_interruptions]);
+    expect(m.yielded_on_barge_in).toBe(true);
+    const gaps = events.flatMap((e) => (e.kind === 'latency_gap' ? [e.duration_ms] : []));
+    expect(gaps).toEqual(agentLatencies(t));
   });
 });

@@ -1,4 +1,4 @@
-import type { VoiceMeasures } from '@voice-eval/contract';
+import type { VoiceEvent, VoiceMeasures } from '@voice-eval/contract';
 
 /** Speech of one side on the call's timeline, in ms from the start of the stream. */
 export type Segment = { startMs: number; endMs: number };
@@ -88,6 +88,71 @@ export const voiceMeasures = (timeline: VoiceTimeline): VoiceMeasures => {
     silence_ratio: ratio(timeline.durationMs - anyone, timeline.durationMs),
     agent_talk_ratio: ratio(agentTalk, agentTalk + callerTalk),
   };
+};
+
+/** The shortest stretch with nobody speaking that is a `silence` event, in ms. */
+export const SILENCE_EVENT_MS = 2000;
+
+/** Stretches of [0, end] that no segment covers. */
+const gaps = (segments: readonly Segment[], end: number): Segment[] => {
+  const sorted = [...segments].sort((a, b) => a.startMs - b.startMs);
+  const found: Segment[] = [];
+  let cursor = 0;
+  for (const s of sorted) {
+    if (s.startMs > cursor) found.push({ startMs: cursor, endMs: Math.min(s.startMs, end) });
+    cursor = Math.max(cursor, s.endMs);
+  }
+  if (end > cursor) found.push({ startMs: cursor, endMs: end });
+  return found.filter((g) => g.endMs > g.startMs);
+};
+
+/**
+ * The events behind a call's measures, in time order: each latency the percentiles take, each
+ * interruption the counts take (a caller's with whether the agent yielded, as
+ * `yielded_on_barge_in` judges it), and each silence of at least {@link SILENCE_EVENT_MS}.
+ */
+export const voiceEvents = (timeline: VoiceTimeline): VoiceEvent[] => {
+  const round = Math.round;
+  const latencies: VoiceEvent[] = timeline.caller.flatMap((utterance) => {
+    const next = timeline.agent.find((s) => s.startMs >= utterance.endMs);
+    const talkingAlready = activeAt(timeline.agent, utterance.endMs);
+    return next && !talkingAlready
+      ? [
+          {
+            kind: 'latency_gap' as const,
+            at_ms: round(utterance.endMs),
+            duration_ms: round(next.startMs - utterance.endMs),
+          },
+        ]
+      : [];
+  });
+  const interruptions = (by: 'agent' | 'caller'): VoiceEvent[] => {
+    const [own, other] =
+      by === 'agent' ? [timeline.agent, timeline.caller] : [timeline.caller, timeline.agent];
+    return own.flatMap((s) => {
+      const over = activeAt(other, s.startMs);
+      if (!over) return [];
+      return [
+        {
+          kind: 'interruption' as const,
+          at_ms: round(s.startMs),
+          by,
+          overlap_ms: round(Math.min(s.endMs, over.endMs) - s.startMs),
+          yielded: by === 'caller' ? yielded(timeline, s.startMs) : null,
+        },
+      ];
+    });
+  };
+  const silences: VoiceEvent[] = gaps([...timeline.agent, ...timeline.caller], timeline.durationMs)
+    .filter((g) => g.endMs - g.startMs >= SILENCE_EVENT_MS)
+    .map((g) => ({
+      kind: 'silence' as const,
+      at_ms: round(g.startMs),
+      duration_ms: round(g.endMs - g.startMs),
+    }));
+  return [...latencies, ...interruptions('agent'), ...interruptions('caller'), ...silences].sort(
+    (a, b) => a.at_ms - b.at_ms,
+  );
 };
 
 const MEAN_FIELDS = [

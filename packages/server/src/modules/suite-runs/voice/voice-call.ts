@@ -4,7 +4,7 @@ import { openMediaStream } from '../../../voice/media-stream/client.js';
 import type { CallerModel, ConversationOutcome } from '../conversation.js';
 import { type AgentUtterance, createAgentTrack } from './agent-track.js';
 import { createCallerTrack } from './caller-track.js';
-import { agentLatencies, type Segment, voiceMeasures } from './measures.js';
+import { agentLatencies, type Segment, voiceEvents, voiceMeasures } from './measures.js';
 import { type SpeechResult, turnWaiter } from './turn-waiter.js';
 
 /** The persona's voice (TTS) and ears (STT), and the ambient noise mixed under the caller track. */
@@ -37,6 +37,8 @@ export type VoiceSetup = {
 export type VoiceOutcome = ConversationOutcome & {
   recording: Uint8Array | null;
   measures: ReturnType<typeof voiceMeasures> | null;
+  /** The events the measures count, when it completed. */
+  events: ReturnType<typeof voiceEvents> | null;
   /** How late the caller's 20 ms frames went out, in ms. */
   lateness: number[];
 };
@@ -72,6 +74,7 @@ export const runVoiceCall = async (
     agentLatenciesMs: [],
     recording: null,
     measures: null,
+    events: null,
     lateness: [],
   };
   if (!opened.ok) return { ok: false, error: { code: opened.code, message: opened.message }, ...empty };
@@ -152,6 +155,7 @@ export const runVoiceCall = async (
       agentLatenciesMs: agentLatencies(timeline),
       recording: recorder.toWav(),
       measures: outcome.ok ? voiceMeasures(timeline) : null,
+      events: outcome.ok ? voiceEvents(timeline) : null,
       lateness: caller.lateness(),
     };
   };
