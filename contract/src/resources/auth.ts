@@ -59,9 +59,12 @@ export const SignupBodySchema = z.object({
 });
 export type SignupBody = z.infer<typeof SignupBodySchema>;
 
-/** Refresh rotates the token; presenting an already-used refresh token revokes its whole family. */
+/**
+ * Refresh rotates the token; presenting an already-used refresh token revokes its whole family.
+ * `refresh_token` may be left out when the server sets the refresh cookie and the request carries it.
+ */
 export const RefreshBodySchema = z.object({
-  refresh_token: z.string().min(1).max(2048),
+  refresh_token: z.string().min(1).max(2048).optional(),
 });
 export type RefreshBody = z.infer<typeof RefreshBodySchema>;
 

@@ -52,6 +52,14 @@ export const ConfigSchema = z.object({
     .refine((url) => /^https?:$/.test(new URL(url).protocol), 'must be an http or https URL')
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  /**
+   * Also sends the refresh token as an HttpOnly, SameSite=Strict cookie scoped to the auth routes
+   * (Secure over HTTPS), which refresh and logout read when the body has no token: a browser app
+   * then keeps only the access token, in memory. @default false
+   */
+  refreshTokenCookie: z
+    .union([z.boolean(), flag], { errorMap: () => ({ message: 'must be true or false' }) })
+    .default(false),
   /** Origins allowed by CORS; empty allows none (same-origin only). */
   corsOrigins: z.union([z.array(z.string()), csv]).default([]),
   /** Largest JSON body accepted, in bytes. @default 1048576 */
@@ -194,6 +202,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   VOICE_EVAL_ACCESS_TOKEN_TTL_SECONDS: 'accessTokenTtlSeconds',
   VOICE_EVAL_REFRESH_TOKEN_TTL_SECONDS: 'refreshTokenTtlSeconds',
   VOICE_EVAL_PUBLIC_URL: 'publicUrl',
+  VOICE_EVAL_REFRESH_TOKEN_COOKIE: 'refreshTokenCookie',
   VOICE_EVAL_CORS_ORIGINS: 'corsOrigins',
   VOICE_EVAL_JSON_BODY_LIMIT_BYTES: 'jsonBodyLimitBytes',
   VOICE_EVAL_UPLOAD_LIMIT_BYTES: 'uploadLimitBytes',

@@ -2,7 +2,7 @@ import type { CallImportRowIds, contract } from '@voice-eval/contract';
 import { contextOf } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { streamJsonDocument } from '../../http/json-stream.js';
-import { publicBaseUrl } from '../../http/public-url.js';
+import { publicBaseUrl } from '../../net/public-url.js';
 import type { RouterFor } from '../../routers.js';
 import { createCallImport } from './create.js';
 import { getRow, openRecording, signRecordingUrl } from './recording-access.js';
@@ -71,7 +71,7 @@ export const callImportRoutes = (deps: Deps): CallImportRoutes => ({
     body: await signRecordingUrl(
       deps,
       contextOf(req),
-      publicBaseUrl(deps, req),
+      publicBaseUrl(deps.config.publicUrl, req),
       params.call_import_id,
       params.row_id,
     ),
