@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp, Uuid } from '../common.js';
+import { VoiceEventSchema, VoiceMeasuresSchema } from './suite-run.js';
 
 /**
  * Diarisation state of a row: null until transcription is asked for, then
@@ -59,6 +60,13 @@ export const CallImportRowSchema = z.object({
   diarised_transcript: z.array(TranscriptTurnSchema).nullable(),
   diarised_transcript_status: DiarisedTranscriptStatusSchema.nullable(),
   diarised_transcript_error: DiarisationErrorSchema.nullable(),
+  /**
+   * A two-channel recording diarised by channel (agent left, caller right): the voice measures and
+   * their events from its audio, by the same voice-activity detector as a live call's; null
+   * otherwise. Voice metrics score these when the row is not a simulated call.
+   */
+  voice_measures: VoiceMeasuresSchema.nullable(),
+  voice_events: z.array(VoiceEventSchema).nullable(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

@@ -19,6 +19,7 @@ import * as m20261125001600 from './migrations/20261125001600_create_webhooks.js
 import * as m20261125002000 from './migrations/20261125002000_add_evaluation_row_discoveries.js';
 import * as m20261125002100 from './migrations/20261125002100_index_transcribing_rows_by_import.js';
 import * as m20261128000100 from './migrations/20261128000100_add_voice_events.js';
+import * as m20261128000200 from './migrations/20261128000200_add_row_voice_measures.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261125002000_add_evaluation_row_discoveries': m20261125002000,
   '20261125002100_index_transcribing_rows_by_import': m20261125002100,
   '20261128000100_add_voice_events': m20261128000100,
+  '20261128000200_add_row_voice_measures': m20261128000200,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -172,6 +172,11 @@ describe('suite runs over a Twilio Media Stream', () => {
 
     const row = await recordedRow(run);
     expect(row.diarised_transcript_status).toBe('completed');
+    // the recording measured again by its row, as an imported two-channel call would be
+    expect(row.voice_measures).toMatchObject({ agent_interruptions: 0, caller_interruptions: 0 });
+    expect(
+      Math.abs(row.voice_measures.agent_latency_p50_ms - measures.agent_latency_p50_ms),
+    ).toBeLessThanOrEqual(100);
     // what each side did, on its own timeline, for a failure to show
     const timeline = JSON.stringify({
       heard: agent.streams[0]!.heard,

@@ -3,8 +3,8 @@ import type { Request } from 'express';
 import { contextOf } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
-import { clearRefreshCookie, refreshCookieOf, withRefreshCookie } from './refresh-cookie.js';
 import type { RouterFor } from '../../routers.js';
+import { clearRefreshCookie, refreshCookieOf, withRefreshCookie } from './refresh-cookie.js';
 import * as service from './service.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { DiarisationError, TranscriptTurn } from '@voice-eval/contract';
+import type { DiarisationError, TranscriptTurn, VoiceEvent, VoiceMeasures } from '@voice-eval/contract';
 import {
   type AiProvider,
   type AiProviderRecord,
@@ -11,14 +11,21 @@ import {
 } from '../../providers/index.js';
 import { recordUsage } from '../../usage/record-usage.js';
 import { decodeWav, encodeWav, type PcmAudio } from '../../voice/audio/index.js';
+import { voiceEvents, voiceMeasures } from '../../voice/measures.js';
+import { recordingTimeline } from '../../voice/speech-timeline.js';
 import { listProviderRecords } from '../ai-providers/service.js';
 import { CHANNEL_SPEAKERS, turnsFromChannels } from './channel-turns.js';
 import { type DiarisationContext, findDiarisationContext } from './diarisation-repo.js';
 import { loadRecording, type RecordingAccess } from './recording.js';
 import type { RowRecord } from './row-repo.js';
 
-/** The outcome of diarising one row: its turns, or the typed error to record on it. */
-export type DiariseOutcome = { ok: true; turns: TranscriptTurn[] } | { ok: false; error: DiarisationError };
+/**
+ * The outcome of diarising one row: its turns (and, for a recording diarised by channel, the voice
+ * measures and events of its speech timeline), or the typed error to record on it.
+ */
+export type DiariseOutcome =
+  | { ok: true; turns: TranscriptTurn[]; voice?: { measures: VoiceMeasures; events: VoiceEvent[] } }
+  | { ok: false; error: DiarisationError };
 
 /** Provider failures as row error codes (rate limits and budgets surface as `provider_error`). */
 const ROW_CODES: Record<ProviderErrorCode, DiarisationError['code']> = {
@@ -147,7 +154,9 @@ const stereoOf = (bytes: Uint8Array): PcmAudio | null => {
  * agent left, the caller right) is diarised by its channels, not by a model: each channel is
  * transcribed on its own with segment timestamps, and the segments in time order become the
  * turns, with times from the audio timeline. The STT model must give segments (whisper-1 does;
- * the gpt-4o transcribe models do not), else the row gets `invalid_provider_response`.
+ * the gpt-4o transcribe models do not), else the row gets `invalid_provider_response`. The same
+ * recording gives the row its voice measures and events: the live call's voice-activity detector
+ * run over each channel.
  */
 const byChannel = async (run: Run, row: RowRecord): Promise<DiariseOutcome> => {
   const stt = providerFor(run, run.context.stt_provider, 'stt');
@@ -186,7 +195,13 @@ const byChannel = async (run: Run, row: RowRecord): Promise<DiariseOutcome> => {
     }
     channels.push({ speaker: CHANNEL_SPEAKERS[i]!, segments: result.value.segments });
   }
-  return { ok: true, turns: turnsFromChannels(channels) };
+  // the agent's channel is the left one (CHANNEL_SPEAKERS), as the turns take it
+  const timeline = recordingTimeline(pcm, 0);
+  return {
+    ok: true,
+    turns: turnsFromChannels(channels),
+    voice: { measures: voiceMeasures(timeline), events: voiceEvents(timeline) },
+  };
 };
 
 /**

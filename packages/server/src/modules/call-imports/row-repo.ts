@@ -1,4 +1,10 @@
-import type { DiarisationError, DiarisedTranscriptStatus, TranscriptTurn } from '@voice-eval/contract';
+import type {
+  DiarisationError,
+  DiarisedTranscriptStatus,
+  TranscriptTurn,
+  VoiceEvent,
+  VoiceMeasures,
+} from '@voice-eval/contract';
 import type { Knex } from 'knex';
 
 export type RowRecord = {
@@ -13,6 +19,8 @@ export type RowRecord = {
   diarised_transcript: TranscriptTurn[] | null;
   diarised_transcript_status: DiarisedTranscriptStatus | null;
   diarised_transcript_error: DiarisationError | null;
+  voice_measures: VoiceMeasures | null;
+  voice_events: VoiceEvent[] | null;
   diarisation_id: string | null;
   lease_owner: string | null;
   lease_expires_at: Date | null;
@@ -50,6 +58,8 @@ export const ROW_COLUMNS = [
   'diarised_transcript',
   'diarised_transcript_status',
   'diarised_transcript_error',
+  'voice_measures',
+  'voice_events',
   'created_at',
   'updated_at',
 ] as const;

@@ -66,6 +66,8 @@ export const toCallImportRow = (
   diarised_transcript: row.diarised_transcript,
   diarised_transcript_status: row.diarised_transcript_status,
   diarised_transcript_error: row.diarised_transcript_error,
+  voice_measures: row.voice_measures,
+  voice_events: row.voice_events,
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
 });

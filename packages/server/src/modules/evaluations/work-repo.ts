@@ -24,7 +24,10 @@ export type ScoringContext = {
   diarised_transcript: TranscriptTurn[] | null;
   diarised_transcript_status: string | null;
   source_transcript: string | null;
-  /** The audio measures of a simulated voice call (what voice metrics score); null otherwise. */
+  /**
+   * The audio measures voice metrics score: a simulated voice call's, else those of a recording
+   * diarised by channel; null otherwise.
+   */
   voice_measures: VoiceMeasures | null;
 };
 
@@ -34,7 +37,8 @@ export type ScoringContext = {
  */
 export const SCORING_CONTEXT_SELECT = `select s.id, s.evaluation_id, s.organization_id, s.workspace_id, s.call_import_row_id,
          s.conversation_id, s.lease_owner, s.attempts, e.metrics, e.ai_provider_id, e.model,
-         cr.diarised_transcript, cr.diarised_transcript_status, cr.source_transcript, sc.voice_measures
+         cr.diarised_transcript, cr.diarised_transcript_status, cr.source_transcript,
+         coalesce(sc.voice_measures, cr.voice_measures) as voice_measures
     from started s
     join evaluations e on e.id = s.evaluation_id
     join call_import_rows cr on cr.id = s.call_import_row_id

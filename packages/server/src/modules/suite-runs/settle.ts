@@ -2,13 +2,13 @@ import type { Knex } from 'knex';
 import { systemContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
+import { summariseVoice } from '../../voice/measures.js';
 import { listProviderRecords } from '../ai-providers/service.js';
 import { createEvaluation } from '../evaluations/create.js';
 import { getSuite } from '../evaluator-suites/service.js';
 import { DELIVER_TASK, type EventToEmit, emitEvents } from '../webhook-endpoints/service.js';
 import type { RunRecord } from './repo.js';
 import { scoredCalls, summarise, voiceMeasuresOf } from './summaries.js';
-import { summariseVoice } from './voice/measures.js';
 
 const contextOf = (run: RunRecord) =>
   systemContext(

@@ -32,6 +32,8 @@ const completionOf = (outcome: Awaited<ReturnType<typeof diariseRow>>, now: Date
         diarised_transcript_status: 'completed',
         diarised_transcript: JSON.stringify(outcome.turns),
         diarised_transcript_error: null,
+        voice_measures: outcome.voice ? JSON.stringify(outcome.voice.measures) : null,
+        voice_events: outcome.voice ? JSON.stringify(outcome.voice.events) : null,
         updated_at: now,
       }
     : {

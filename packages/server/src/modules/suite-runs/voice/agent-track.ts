@@ -4,7 +4,7 @@ import {
   decodeMulaw,
   samplesPerFrame,
 } from '../../../voice/audio/index.js';
-import type { Segment } from './measures.js';
+import type { Segment } from '../../../voice/measures.js';
 import { speechBounds } from './speech-bounds.js';
 
 const RATE = 8000;

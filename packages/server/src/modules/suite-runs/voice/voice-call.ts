@@ -1,10 +1,10 @@
 import type { TranscriptTurn } from '@voice-eval/contract';
 import { createStereoRecorder } from '../../../voice/audio/index.js';
+import { agentLatencies, type Segment, voiceEvents, voiceMeasures } from '../../../voice/measures.js';
 import { openMediaStream } from '../../../voice/media-stream/client.js';
 import type { CallerModel, ConversationOutcome } from '../conversation.js';
 import { type AgentUtterance, createAgentTrack } from './agent-track.js';
 import { createCallerTrack } from './caller-track.js';
-import { agentLatencies, type Segment, voiceEvents, voiceMeasures } from './measures.js';
 import { type SpeechResult, turnWaiter } from './turn-waiter.js';
 
 /** The persona's voice (TTS) and ears (STT), and the ambient noise mixed under the caller track. */
