@@ -1,10 +1,11 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { CallImportRow, RecordingUrl } from '@voice-eval/contract';
 import type { RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
 import { type ByteRange, sniffAudioHead } from '../../storage/index.js';
+import { filenameOf } from './recording.js';
 import * as repo from './repo.js';
 import * as rows from './row-repo.js';
 import { toCallImportRow } from './service.js';
@@ -98,11 +99,12 @@ export type RecordingResponse = {
 };
 
 /**
- * The recording of a row, whole or the part a single `bytes=` range asks for (`range`: Express's
- * `req.range(size)` of the request). A signed request is checked against its signature and expiry
+ * The recording of a row, whole or the part a single `bytes=` range asks for (`rangeOf`:
+ * Express's `req.range(size)` of the request). A signed request is checked against its signature and expiry
  * (401 when they do not hold) and reads the row the URL names; a caller reads it within its
  * workspace. A range past the end, or malformed, is 416 with `Content-Range: bytes *\/size`;
- * several ranges are answered with the whole recording, which HTTP allows.
+ * several ranges are answered with the whole recording, which HTTP allows. `headOnly` (HEAD):
+ * the same headers, no bytes read.
  */
 export const openRecording = async (
   deps: Deps,
@@ -110,6 +112,7 @@ export const openRecording = async (
   callImportId: string,
   rowId: string,
   rangeOf: (size: number) => ByteRange[] | -1 | -2 | undefined,
+  headOnly = false,
 ): Promise<RecordingResponse> => {
   let row: Pick<CallImportRow, 'recording_storage_key' | 'recording_url' | 'conversation_id'>;
   if (who.kind === 'signed') {
@@ -137,14 +140,15 @@ export const openRecording = async (
     );
   }
   const part = ranges?.length === 1 ? ranges[0]! : undefined;
-  const type = size > 0 ? await contentTypeOf(deps, key, size) : 'application/octet-stream';
-  const body = await deps.storage.read(key, part);
+  const format = await formatOf(deps, key, size);
+  // HEAD wants the headers only: the bytes are not read
+  const body = headOnly ? Readable.from([]) : await deps.storage.read(key, part);
   if (!body) throw new ApiError('not_found', 'The stored recording is missing from storage.');
   const headers: Record<string, string> = {
-    'Content-Type': type,
+    'Content-Type': format.contentType,
     'Accept-Ranges': 'bytes',
     'Content-Length': String(part ? part.end - part.start + 1 : size),
-    'Content-Disposition': `inline; filename="${fileNameOf(row.conversation_id, type)}"`,
+    'Content-Disposition': `inline; filename="${filenameOf(row.conversation_id, format.extension)}"`,
     // the browser may keep it for the session, no shared cache may; a signed URL until it expires
     'Cache-Control':
       who.kind === 'signed' && who.expires !== undefined
@@ -158,23 +162,15 @@ export const openRecording = async (
 /** How many bytes of a recording's head tell its container. */
 const HEAD_BYTES = 4100;
 
-/** The recording's media type, judged by its first bytes (it was judged whole when stored). */
-const contentTypeOf = async (deps: Deps, key: string, size: number): Promise<string> => {
+/** Bytes whose container is not one the server stores audio in (never, for a stored recording). */
+const UNKNOWN = { contentType: 'application/octet-stream', extension: 'bin' };
+
+/** The recording's media type and extension, judged by its first bytes (it was judged whole when stored). */
+const formatOf = async (deps: Deps, key: string, size: number) => {
+  if (size === 0) return UNKNOWN;
   const head = await deps.storage.read(key, { start: 0, end: Math.min(size, HEAD_BYTES) - 1 });
-  if (!head) return 'application/octet-stream';
+  if (!head) return UNKNOWN;
   const chunks: Buffer[] = [];
   for await (const chunk of head) chunks.push(chunk as Buffer);
-  return (await sniffAudioHead(Buffer.concat(chunks)))?.contentType ?? 'application/octet-stream';
+  return (await sniffAudioHead(Buffer.concat(chunks))) ?? UNKNOWN;
 };
-
-const EXTENSIONS: Record<string, string> = {
-  'audio/wav': 'wav',
-  'audio/mpeg': 'mp3',
-  'audio/ogg': 'ogg',
-  'audio/flac': 'flac',
-  'audio/mp4': 'm4a',
-};
-
-/** A download name from the conversation id: letters, digits, `_`, `-` and `.` only. */
-const fileNameOf = (conversationId: string, type: string) =>
-  `${conversationId.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 120) || 'recording'}.${EXTENSIONS[type] ?? 'bin'}`;

@@ -17,8 +17,11 @@ const fail = (deps: Deps, code: DiarisationError['code'], message: string): Load
   error: { code, message, provider: null, model: null, at: deps.now().toISOString() },
 });
 
-/** A file name safe in a multipart upload, from the conversation id (providers see it). */
-const filenameOf = (conversationId: string, extension: string) =>
+/**
+ * A file name safe in a multipart upload or a download, from the conversation id: letters,
+ * digits, `_`, `-` and `.` only (providers and browsers see it).
+ */
+export const filenameOf = (conversationId: string, extension: string) =>
   `${conversationId.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 120) || 'recording'}.${extension}`;
 
 const fetchBytes = async (access: RecordingAccess, url: string, signal: AbortSignal) => {

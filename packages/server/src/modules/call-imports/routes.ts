@@ -55,6 +55,7 @@ export const callImportRoutes = (deps: Deps): CallImportRoutes => ({
         // a unit other than bytes is ignored, as HTTP asks
         return Array.isArray(ranges) && ranges.type !== 'bytes' ? undefined : ranges;
       },
+      req.method === 'HEAD',
     );
     res.set(headers);
     // a failed read cuts the connection, so a client never takes a short file for a whole one;
