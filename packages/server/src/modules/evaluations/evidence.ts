@@ -27,17 +27,21 @@ export const placeQuotes = (
   turns: readonly JudgedTurn[],
   cited: readonly CitedQuote[],
 ): EvaluationResult['evidence'] => {
+  if (cited.length === 0) return [];
+  // each turn made comparable once, not once per quote
+  const texts = turns.map((t) => comparable(t.text));
   const placed: EvaluationResult['evidence'] = [];
+  const seen = new Set<string>();
   for (const { quote, turn } of cited) {
     const wanted = comparable(quote);
     if (wanted.length === 0) continue;
-    const holds = (candidate: JudgedTurn | undefined) =>
-      candidate !== undefined && comparable(candidate.text).includes(wanted);
-    const named = turns[turn - 1];
-    const found = holds(named) ? named : turns.find(holds);
-    if (!found || placed.some((p) => p.turn_index === found.index && comparable(p.quote) === wanted))
-      continue;
-    placed.push({ quote: quote.trim(), turn_index: found.index });
+    const at = texts[turn - 1]?.includes(wanted)
+      ? turn - 1
+      : texts.findIndex((text) => text.includes(wanted));
+    const index = turns[at]?.index;
+    if (index === undefined || seen.has(`${index}:${wanted}`)) continue;
+    seen.add(`${index}:${wanted}`);
+    placed.push({ quote: quote.trim(), turn_index: index });
     if (placed.length === MAX_QUOTES) break;
   }
   return placed;
