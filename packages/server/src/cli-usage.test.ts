@@ -37,14 +37,14 @@ describe('voice-eval CLI usage', () => {
     const others = [];
     for (const args of [['--help'], ['-h'], ['help', 'serve']]) others.push(await complete(args));
     const commands = [];
-    for (const c of ['serve', 'migrate', 'create-api-key', 'set-plan', 'run-suite'])
+    for (const c of ['serve', 'demo', 'migrate', 'create-api-key', 'set-plan', 'run-suite'])
       commands.push(await complete([c, '--help']));
     for (const r of [help, ...others, ...commands]) {
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
     }
     expect(help.stdout).toMatch(/^Usage: voice-eval <command>/);
-    for (const name of ['serve', 'migrate', 'create-api-key', 'set-plan', 'run-suite', 'help']) {
+    for (const name of ['serve', 'demo', 'migrate', 'create-api-key', 'set-plan', 'run-suite', 'help']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
     }
     const [long, short, helpServe] = others;
@@ -53,6 +53,7 @@ describe('voice-eval CLI usage', () => {
     expect(helpServe!.stdout).toBe(commands[0]!.stdout);
     expect(commands.map((r) => r.stdout.split('\n')[0])).toEqual([
       'Usage: voice-eval serve [--port N] [--data-dir DIR]',
+      'Usage: voice-eval demo [--port N] [--data-dir DIR]',
       'Usage: voice-eval migrate [--data-dir DIR]',
       'Usage: voice-eval create-api-key --org ORG_ID [--name NAME] [--json] [--data-dir DIR]',
       'Usage: voice-eval set-plan ORG_ID free|enterprise [--data-dir DIR]',

@@ -1,13 +1,20 @@
 import { createRequire } from 'node:module';
 import { type CliCommand, EXIT, helpOf, parseCommandArgs, UsageError } from './commands/command.js';
 import { createApiKeyCommand } from './commands/create-api-key.js';
+import { demoCommand } from './commands/demo.js';
 import { migrateCommand } from './commands/migrate.js';
 import { serveCommand } from './commands/serve.js';
 import { setPlanCommand } from './commands/set-plan.js';
 import { ConfigError } from './config.js';
 
 /** The commands parsed here; run-suite parses its own options (it is loaded on demand, with the SDK). */
-const COMMANDS: CliCommand[] = [serveCommand, migrateCommand, createApiKeyCommand, setPlanCommand];
+const COMMANDS: CliCommand[] = [
+  serveCommand,
+  demoCommand,
+  migrateCommand,
+  createApiKeyCommand,
+  setPlanCommand,
+];
 
 const RUN_SUITE_SUMMARY = 'start a suite run on a running server and gate on it (exit 0/1/2/3)';
 

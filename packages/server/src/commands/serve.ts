@@ -8,7 +8,8 @@ import {
   UsageError,
 } from './command.js';
 
-const portOf = (raw: string | undefined) => {
+/** The `--port` option's value: a port from 0 to 65535, or undefined when not given. */
+export const portOf = (raw: string | undefined) => {
   if (raw === undefined) return undefined;
   const port = Number(raw);
   if (!/^\d+$/.test(raw) || port > 65_535) throw new UsageError(`--port must be 0 to 65535, got '${raw}'`);
