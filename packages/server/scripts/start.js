@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `pnpm start` (`voice-eval serve` in the workspace): from the built output when `pnpm build` made
-// one that is up to date with the sources, so a start does not compile TypeScript; otherwise from
-// the sources through tsx, as bin/voice-eval.js does in the workspace. Arguments go to `serve`.
+// `pnpm start` and `pnpm demo` (`voice-eval serve` or `voice-eval demo` in the workspace): from the
+// built output when `pnpm build` made one that is up to date with the sources, so a start does not
+// compile TypeScript; otherwise from the sources through tsx, as bin/voice-eval.js does in the
+// workspace. The first argument names the command (`serve` without one); the rest go to it.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { register } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +30,9 @@ const staleInput = () =>
       existsSync(sources) && (!existsSync(output) || statSync(output).mtimeMs < newestSource(sources)),
   );
 
-const args = ['serve', ...process.argv.slice(2)];
+const COMMANDS = ['serve', 'demo'];
+const given = process.argv.slice(2);
+const args = COMMANDS.includes(given[0]) ? given : ['serve', ...given];
 const stale = existsSync(built) ? staleInput() : undefined;
 if (existsSync(built) && !stale) {
   const { main } = await import('../dist/cli.js');
@@ -37,7 +40,7 @@ if (existsSync(built) && !stale) {
 } else {
   if (stale) {
     process.stderr.write(
-      `voice-eval: the build is older than ${stale.sources}; serving the sources (run pnpm build for a fast start)\n`,
+      `voice-eval: the build is older than ${stale.sources}; running the sources (run pnpm build for a fast start)\n`,
     );
   }
   const hook = `export const resolve = (specifier, context, next) =>
