@@ -48,6 +48,14 @@ module.exports = {
       from: { path: `${src}modules/([^/]+)/` },
       to: { path: `${src}modules/[^/]+/[a-z-]*repo[.]ts$`, pathNot: `${src}modules/$1/` },
     },
+    {
+      name: 'doubles-only-in-demo',
+      severity: 'error',
+      comment:
+        "The loopback doubles (testing/) are the demo's and tests' alone: only commands/demo/, which commands/demo.ts loads on demand, imports them, so serve never loads them.",
+      from: { path: src, pathNot: `${src}(testing|commands/demo)/` },
+      to: { path: `${src}testing/` },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
