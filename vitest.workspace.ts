@@ -33,6 +33,8 @@ const realTime = new Set([
   'test/crash/voice-crash.test.ts',
   'src/testing/voice-agent.test.ts',
   'src/modules/agents/agent-voice-test.http.test.ts',
+  'test/console/console.chromium.test.ts',
+  'src/commands/demo.test.ts',
 ]);
 const serverFiles = databaseTestFiles(fileURLToPath(new URL('./packages/server', import.meta.url)));
 const notRealTime = (file: string) => !realTime.has(file);

@@ -6,6 +6,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import qs from 'qs';
 import type { Deps } from './deps.js';
 import { authenticate } from './http/authenticate.js';
+import { createConsoleRouter } from './http/console.js';
 import { docsRouter } from './http/docs.js';
 import { withHeaderChecks } from './http/header-check.js';
 import { idempotency } from './http/idempotency.js';
@@ -156,6 +157,7 @@ export const createApp = (deps: Deps): Express => {
   mount(api.webhookEndpoints, webhookEndpointRoutes(deps));
 
   app.use(docsRouter());
+  if (deps.config.console) app.use('/console', createConsoleRouter());
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

@@ -102,6 +102,29 @@ describe('loadConfig', () => {
     });
   });
 
+  it('serves the console, and sets the refresh cookie it needs, unless told otherwise', () => {
+    const dataDir = tmp();
+    expect(loadConfig({ dataDir }, {})).toMatchObject({ console: true, refreshTokenCookie: true });
+    expect(loadConfig({}, { VOICE_EVAL_DATA_DIR: dataDir, VOICE_EVAL_CONSOLE: 'false' })).toMatchObject({
+      console: false,
+      refreshTokenCookie: false,
+    });
+    expect(
+      loadConfig(
+        {},
+        {
+          VOICE_EVAL_DATA_DIR: dataDir,
+          VOICE_EVAL_CONSOLE: 'false',
+          VOICE_EVAL_REFRESH_TOKEN_COOKIE: 'true',
+        },
+      ),
+    ).toMatchObject({ console: false, refreshTokenCookie: true });
+    expect(loadConfig({ dataDir, refreshTokenCookie: false }, {}).refreshTokenCookie).toBe(false);
+    expect(() => loadConfig({}, { VOICE_EVAL_DATA_DIR: dataDir, VOICE_EVAL_CONSOLE: 'maybe' })).toThrow(
+      /console/,
+    );
+  });
+
   it('reads the auth rate limit and the ambient-audio size limit from the environment', () => {
     const config = loadConfig(
       {},

@@ -55,11 +55,15 @@ export const ConfigSchema = z.object({
   /**
    * Also sends the refresh token as an HttpOnly, SameSite=Strict cookie scoped to the auth routes
    * (Secure over HTTPS), which refresh and logout read when the body has no token: a browser app
-   * then keeps only the access token, in memory. @default false
+   * then keeps only the access token, in memory. @default `console` (on when the console is served)
    */
-  refreshTokenCookie: z
+  refreshTokenCookie: z.union([z.boolean(), flag], {
+    errorMap: () => ({ message: 'must be true or false' }),
+  }),
+  /** Serves the console (the browser app) at `/console`. @default true */
+  console: z
     .union([z.boolean(), flag], { errorMap: () => ({ message: 'must be true or false' }) })
-    .default(false),
+    .default(true),
   /** Origins allowed by CORS; empty allows none (same-origin only). */
   corsOrigins: z.union([z.array(z.string()), csv]).default([]),
   /** Largest JSON body accepted, in bytes. @default 1048576 */
@@ -203,6 +207,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   VOICE_EVAL_REFRESH_TOKEN_TTL_SECONDS: 'refreshTokenTtlSeconds',
   VOICE_EVAL_PUBLIC_URL: 'publicUrl',
   VOICE_EVAL_REFRESH_TOKEN_COOKIE: 'refreshTokenCookie',
+  VOICE_EVAL_CONSOLE: 'console',
   VOICE_EVAL_CORS_ORIGINS: 'corsOrigins',
   VOICE_EVAL_JSON_BODY_LIMIT_BYTES: 'jsonBodyLimitBytes',
   VOICE_EVAL_UPLOAD_LIMIT_BYTES: 'uploadLimitBytes',
@@ -287,7 +292,12 @@ export const loadConfig = (
     input.jwtSecret ??= dataDirSecret(dataDir, 'jwt-secret');
     input.encryptionKey ??= dataDirSecret(dataDir, 'encryption-key');
   }
-  const parsed = ConfigSchema.safeParse({ ...input, dataDir });
+  // the console keeps its session in the refresh cookie: on with it unless set otherwise
+  const parsed = ConfigSchema.safeParse({
+    ...input,
+    dataDir,
+    refreshTokenCookie: input.refreshTokenCookie ?? input.console ?? true,
+  });
   const problems = [...(parsed.success ? [] : parsed.error.issues), ...crossFieldIssues(input)];
   if (!parsed.success || problems.length > 0) {
     const lines = problems.map((i) => `  - ${i.path.join('.') || 'config'}: ${i.message}`);

@@ -9,6 +9,7 @@ export { type Config, ConfigError, type ConfigInput, loadConfig } from './config
 export { createDb, type Db, type DbOptions } from './db/knex.js';
 export { migrate } from './db/migrate.js';
 export type { Deps } from './deps.js';
+export { type ConsoleRouterOptions, createConsoleRouter } from './http/console.js';
 export type { ReadinessChecks, ReadinessReport } from './ops/health.js';
 export type { ServerMetrics, WebhookDeliveryOutcome } from './ops/metrics.js';
 export { createVoiceEvalServer, type VoiceEvalServer, type VoiceEvalServerOptions } from './server.js';

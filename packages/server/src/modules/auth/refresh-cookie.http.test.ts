@@ -11,7 +11,7 @@ beforeAll(async () => {
   [h, proxied, plain] = await Promise.all([
     createHarness({ refreshTokenCookie: true }),
     createHarness({ refreshTokenCookie: true, trustProxy: 'loopback' }),
-    createHarness(),
+    createHarness({ refreshTokenCookie: false }),
   ]);
 });
 

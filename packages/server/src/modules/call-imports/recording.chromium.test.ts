@@ -1,30 +1,19 @@
-import { existsSync } from 'node:fs';
 import type { RecordingUrl } from '@voice-eval/contract';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserTitle, launchChromium, skipBrowser } from '../../../test/browser.js';
 import { createSchema, upload } from '../../../test/factories/call-imports.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
 import { encodeWav } from '../../voice/audio/index.js';
 
-// Debian's chromium package; .ci/run installs it when missing, so CI never skips this file
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const skip = !available && process.env.CI !== 'true';
-
-const TITLE = skip
-  ? `a recording in Chromium's <audio>: SKIPPED, no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`
-  : "a signed recording URL in Chromium's <audio>";
-
 const SECONDS = 6;
 const RATE = 8000;
 
-describe.skipIf(skip)(TITLE, () => {
+describe.skipIf(skipBrowser)(browserTitle("a signed recording URL in Chromium's <audio>"), () => {
   let h: Harness;
   let browser: Browser;
   let signed: RecordingUrl;
   beforeAll(async () => {
-    if (!available)
-      throw new Error(`CI=true but no Chromium at ${CHROMIUM}: .ci/run installs Debian's chromium`);
     h = await createHarness({ workerConcurrency: 0 });
     const schemaId = await createSchema(h, h, [
       { name: 'conversation_id', type: 'conversation_id', is_required: true },
@@ -51,7 +40,7 @@ describe.skipIf(skip)(TITLE, () => {
     );
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     signed = reply.body;
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,0 +1,428 @@
+import { useQuery } from '@tanstack/react-query';
+import { getRouteApi, Link } from '@tanstack/react-router';
+import type { EvaluationResult, TranscriptTurn } from '@voice-eval/contract';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Loading, ProblemView } from '../components/problem.tsx';
+import { useClient } from '../components/session-context.tsx';
+import type { Player } from '../components/waveform.tsx';
+import { clock, milliseconds } from '../format.ts';
+import { transcriptOf } from '../transcript.ts';
+
+const Waveform = lazy(() => import('../components/waveform.tsx'));
+const route = getRouteApi('/app/calls/$rowId');
+const RATES = [0.75, 1, 1.25, 1.5, 2];
+const NO_EVENTS: never[] = [];
+
+/**
+ * One call: both speakers' audio, the transcript that follows playback, and the verdicts, each
+ * quote of which plays the moment it was said. `?t=` starts at a second, `?metric=` selects a verdict.
+ */
+export const CallPage = () => {
+  const client = useClient();
+  const { rowId } = route.useParams();
+  const search = route.useSearch();
+  const importId = search.import;
+  const row = useQuery({
+    queryKey: ['row', importId, rowId],
+    queryFn: () => client.callImports.getRow(importId!, rowId),
+    enabled: importId !== undefined,
+  });
+  const recording = useQuery({
+    queryKey: ['recording-url', importId, rowId],
+    queryFn: () => client.callImports.recordingUrl(importId!, rowId),
+    enabled: row.data?.has_recording === true,
+    // the audio is fetched once, as soon as the URL is here; the URL need not stay fresh after
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const runCall = useQuery({
+    queryKey: ['run-call', search.run, search.call],
+    queryFn: () => client.suiteRuns.getCall(search.run!, search.call!),
+    enabled: search.run !== undefined && search.call !== undefined,
+  });
+  const evaluation = useQuery({
+    queryKey: ['evaluations-of-import', importId],
+    queryFn: async () => {
+      const page = await client.evaluations.list({ call_import_id: importId, page_size: 20 });
+      return page.items.find((e) => e.status === 'completed') ?? page.items[0] ?? null;
+    },
+    enabled: importId !== undefined,
+  });
+  const verdicts = useQuery({
+    queryKey: ['verdicts', evaluation.data?.id, rowId],
+    queryFn: () => client.evaluations.listRows(evaluation.data!.id, { call_import_row_id: rowId }),
+    enabled: !!evaluation.data,
+  });
+
+  if (importId === undefined) {
+    return (
+      <ProblemView
+        error={new Error('This link does not say which import the call belongs to (its `import` parameter).')}
+        what="call"
+      />
+    );
+  }
+  if (row.isPending) return <Loading what="call" />;
+  if (row.isError) return <ProblemView error={row.error} what="call" />;
+  const events = runCall.data?.voice_events ?? row.data.voice_events ?? NO_EVENTS;
+  return (
+    <CallView
+      key={rowId}
+      title={row.data.conversation_id}
+      turns={transcriptOf(row.data)}
+      recordingUrl={recording.data?.url}
+      recordingError={recording.error}
+      hasRecording={row.data.has_recording}
+      events={events}
+      results={verdicts.data?.items[0]?.results ?? []}
+      verdictsState={
+        evaluation.isPending || verdicts.isLoading
+          ? 'loading'
+          : evaluation.data === null || verdicts.data?.items.length === 0
+            ? 'none'
+            : 'ready'
+      }
+      runId={search.run}
+      startAtSeconds={search.t}
+      selectedMetric={search.metric}
+    />
+  );
+};
+
+interface CallViewProps {
+  title: string;
+  turns: TranscriptTurn[];
+  recordingUrl: string | undefined;
+  recordingError: unknown;
+  hasRecording: boolean;
+  events: NonNullable<Parameters<typeof Waveform>[0]['events']>;
+  results: EvaluationResult[];
+  verdictsState: 'loading' | 'none' | 'ready';
+  runId: string | undefined;
+  startAtSeconds: number | undefined;
+  selectedMetric: string | undefined;
+}
+
+/** A quote of a flagged verdict, in the order `[` and `]` step through them. */
+type Citation = { metricId: string; quote: string; turnIndex: number };
+
+const CallView = (props: CallViewProps) => {
+  const { turns, results } = props;
+  const player = useRef<Player | null>(null);
+  const [nowMs, setNowMs] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [rate, setRate] = useState(1);
+  const [focusTurn, setFocusTurn] = useState<number | undefined>();
+  const [help, setHelp] = useState(false);
+  const [audioError, setAudioError] = useState<string | undefined>();
+  const [copied, setCopied] = useState(false);
+  const transcript = useRef<HTMLOListElement>(null);
+
+  const timed = turns.some((t) => t.start_ms !== undefined);
+  const activeTurn = useMemo(() => {
+    if (!timed) return focusTurn;
+    let active: number | undefined;
+    turns.forEach((turn, index) => {
+      if (turn.start_ms !== undefined && turn.start_ms <= nowMs) active = index;
+    });
+    return active;
+  }, [turns, timed, nowMs, focusTurn]);
+
+  const flaggedCitations = useMemo<Citation[]>(
+    () =>
+      results
+        .filter((r) => r.flagged)
+        .flatMap((r) =>
+          r.evidence.map((e) => ({ metricId: r.metric_id, quote: e.quote, turnIndex: e.turn_index })),
+        )
+        .sort((a, b) => a.turnIndex - b.turnIndex),
+    [results],
+  );
+  const [citation, setCitation] = useState(-1);
+
+  /** Goes to a turn: the playhead to its start (playing) when the call is timed, else the text. */
+  const goToTurn = useCallback(
+    (index: number, play = true) => {
+      const turn = turns[index];
+      if (!turn) return;
+      setFocusTurn(index);
+      if (turn.start_ms !== undefined && player.current) player.current.seek(turn.start_ms, play);
+      transcript.current?.children[index]?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    },
+    [turns],
+  );
+
+  // the turn being spoken stays in view while the call plays
+  useEffect(() => {
+    if (playing && activeTurn !== undefined) {
+      transcript.current?.children[activeTurn]?.scrollIntoView({ block: 'nearest' });
+    }
+  }, [playing, activeTurn]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement;
+      if (target.closest('input, select, textarea, [contenteditable]') || event.metaKey || event.ctrlKey)
+        return;
+      const step = (delta: number) => {
+        const next = Math.min(Math.max((activeTurn ?? -1) + delta, 0), turns.length - 1);
+        goToTurn(next, false);
+      };
+      const cite = (delta: number) => {
+        if (flaggedCitations.length === 0) return;
+        const next = (citation + delta + flaggedCitations.length) % flaggedCitations.length;
+        setCitation(next);
+        goToTurn(flaggedCitations[next]!.turnIndex);
+      };
+      const keys: Record<string, () => void> = {
+        ' ': () => player.current?.toggle(),
+        ArrowLeft: () => player.current?.seek(Math.max(0, nowMs - 5000)),
+        ArrowRight: () => player.current?.seek(nowMs + 5000),
+        j: () => step(1),
+        k: () => step(-1),
+        ']': () => cite(1),
+        '[': () => cite(-1),
+        '?': () => setHelp((shown) => !shown),
+        Escape: () => setHelp(false),
+      };
+      const action = keys[event.key];
+      if (!action || (event.key === ' ' && target.closest('button, a'))) return;
+      event.preventDefault();
+      action();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [activeTurn, turns.length, goToTurn, flaggedCitations, citation, nowMs]);
+
+  const onReady = useCallback(
+    (ready: Player) => {
+      player.current = ready;
+      if (props.startAtSeconds !== undefined) ready.seek(props.startAtSeconds * 1000);
+    },
+    [props.startAtSeconds],
+  );
+
+  const copyLink = async () => {
+    const url = new URL(window.location.href);
+    url.searchParams.set('t', (nowMs / 1000).toFixed(1));
+    await navigator.clipboard?.writeText(url.href).catch(() => undefined);
+    window.history.replaceState(window.history.state, '', url.href);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 1500);
+  };
+
+  return (
+    <section className="call">
+      <div className="page-head">
+        <h1>{props.title}</h1>
+        {props.runId && (
+          <Link to="/runs/$runId" params={{ runId: props.runId }}>
+            Back to the run
+          </Link>
+        )}
+        <button type="button" className="link" onClick={() => setHelp(true)} aria-haspopup="dialog">
+          Keyboard shortcuts (?)
+        </button>
+      </div>
+
+      {props.hasRecording ? (
+        <div className="player">
+          <div className="controls">
+            <button type="button" onClick={() => player.current?.toggle()} aria-pressed={playing}>
+              {playing ? 'Pause' : 'Play'}
+            </button>
+            <output aria-label="Position" data-testid="position" data-ms={nowMs}>
+              {clock(nowMs)}
+            </output>
+            <label>
+              Speed{' '}
+              <select
+                value={rate}
+                onChange={(e) => {
+                  const next = Number(e.target.value);
+                  setRate(next);
+                  player.current?.setRate(next);
+                }}
+              >
+                {RATES.map((r) => (
+                  <option key={r} value={r}>
+                    {r}×
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" onClick={() => void copyLink()}>
+              {copied ? 'Link copied' : 'Copy link at this moment'}
+            </button>
+            {props.recordingUrl && (
+              <a href={props.recordingUrl} download>
+                Download
+              </a>
+            )}
+          </div>
+          {audioError || props.recordingError ? (
+            <ProblemView error={props.recordingError ?? new Error(audioError)} what="recording" />
+          ) : props.recordingUrl ? (
+            <Suspense fallback={<Loading what="waveform" />}>
+              <Waveform
+                url={props.recordingUrl}
+                turns={turns}
+                events={props.events}
+                onReady={onReady}
+                onTime={setNowMs}
+                onPlaying={setPlaying}
+                onError={setAudioError}
+              />
+            </Suspense>
+          ) : (
+            <Loading what="recording" />
+          )}
+          {props.events.length > 0 && (
+            <EventList events={props.events} onSeek={(ms) => player.current?.seek(ms, true)} />
+          )}
+        </div>
+      ) : (
+        <p className="muted">This call has no recording: its transcript and verdicts are below.</p>
+      )}
+
+      <div className="columns">
+        <div>
+          <h2>Transcript</h2>
+          {turns.length === 0 ? (
+            <p className="empty">No transcript yet.</p>
+          ) : (
+            <ol className="transcript" ref={transcript}>
+              {turns.map((turn, index) => (
+                <li
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a transcript's turns are positional
+                  key={index}
+                  className={`turn turn-${turn.speaker}${index === activeTurn ? ' active' : ''}`}
+                  aria-current={index === activeTurn ? 'true' : undefined}
+                >
+                  <button type="button" onClick={() => goToTurn(index)} data-turn={index}>
+                    <span className="speaker">{turn.speaker === 'agent' ? 'Agent' : 'Caller'}</span>
+                    {turn.start_ms !== undefined && (
+                      <span className="muted time">{clock(turn.start_ms)}</span>
+                    )}
+                    <span className="text">{turn.text}</span>
+                  </button>
+                </li>
+              ))}
+            </ol>
+          )}
+        </div>
+        <div>
+          <h2>Verdicts</h2>
+          {props.verdictsState === 'loading' ? (
+            <Loading what="verdicts" />
+          ) : props.verdictsState === 'none' ? (
+            <p className="empty">This call has not been scored yet.</p>
+          ) : (
+            <Verdicts results={results} selected={props.selectedMetric} onQuote={goToTurn} />
+          )}
+        </div>
+      </div>
+      {help && <HelpDialog onClose={() => setHelp(false)} />}
+    </section>
+  );
+};
+
+const Verdicts = ({
+  results,
+  selected,
+  onQuote,
+}: {
+  results: EvaluationResult[];
+  selected: string | undefined;
+  onQuote: (turnIndex: number) => void;
+}) => {
+  const ordered = [...results].sort((a, b) => Number(b.flagged) - Number(a.flagged));
+  const selectedRef = useRef<HTMLLIElement>(null);
+  useEffect(() => selectedRef.current?.scrollIntoView({ block: 'nearest' }), []);
+  return (
+    <ul className="verdicts">
+      {ordered.map((result) => (
+        <li
+          key={result.metric_id}
+          ref={result.metric_id === selected ? selectedRef : undefined}
+          className={`verdict${result.flagged ? ' flagged' : ''}${result.metric_id === selected ? ' selected' : ''}`}
+        >
+          <div className="verdict-head">
+            <strong>{result.metric_name}</strong>
+            <span className={result.flagged ? 'badge bad' : 'badge good'}>
+              {result.flagged ? 'flagged' : 'passed'}
+            </span>
+            <span className="muted">{verdictValue(result.value)}</span>
+          </div>
+          {result.rationale && <p>{result.rationale}</p>}
+          {result.evidence.length > 0 && (
+            <ul className="evidence">
+              {result.evidence.map((e, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: quotes may repeat
+                <li key={i}>
+                  <button
+                    type="button"
+                    onClick={() => onQuote(e.turn_index)}
+                    data-evidence-turn={e.turn_index}
+                  >
+                    “{e.quote}” <span className="muted">turn {e.turn_index + 1}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+};
+
+const verdictValue = (value: EvaluationResult['value']): string =>
+  value === null ? 'no value' : Array.isArray(value) ? value.join(', ') : String(value);
+
+const EventList = ({ events, onSeek }: { events: CallViewProps['events']; onSeek: (ms: number) => void }) => (
+  <details className="events">
+    <summary>{events.length} voice events</summary>
+    <ul>
+      {events.map((event, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: events are in time order and never reorder
+        <li key={i}>
+          <button type="button" className="link" onClick={() => onSeek(event.at_ms)}>
+            {clock(event.at_ms)}
+          </button>{' '}
+          {event.kind === 'interruption'
+            ? `${event.by === 'caller' ? 'Caller barges in' : 'Agent interrupts'} (${milliseconds(event.overlap_ms)} overlap${
+                event.yielded === null ? '' : event.yielded ? ', agent yielded' : ', agent kept talking'
+              })`
+            : `${event.kind === 'latency_gap' ? 'Agent latency' : 'Silence'} ${milliseconds(event.duration_ms)}`}
+        </li>
+      ))}
+    </ul>
+  </details>
+);
+
+const HelpDialog = ({ onClose }: { onClose: () => void }) => {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    ref.current?.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} onClose={onClose} aria-labelledby="shortcuts-title">
+      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      <dl className="shortcuts">
+        <dt>Space</dt>
+        <dd>Play or pause</dd>
+        <dt>← →</dt>
+        <dd>Back or forward 5 seconds</dd>
+        <dt>j k</dt>
+        <dd>Next or previous turn</dd>
+        <dt>[ ]</dt>
+        <dd>Previous or next quote of a flagged verdict</dd>
+        <dt>?</dt>
+        <dd>Show or hide this help</dd>
+      </dl>
+      <button type="button" onClick={onClose}>
+        Close
+      </button>
+    </dialog>
+  );
+};

@@ -1,0 +1,300 @@
+import type { AddressInfo } from 'node:net';
+import { SuiteRunSchema } from '@voice-eval/contract';
+import express from 'express';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConsoleRouter } from '../../src/http/console.js';
+import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
+import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
+import { type SpeechProviderDouble, startSpeechProviderDouble } from '../../src/testing/speech-provider.js';
+import { createSpeechRegistry } from '../../src/testing/speech-registry.js';
+import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
+import { browserTitle, expectAccessible, launchChromium, screenshot, skipBrowser } from '../browser.js';
+import { makeRunnableSuite, startRun } from '../factories/suite-runs.js';
+import { createHarness, type Harness } from '../harness.js';
+import { ensureConsoleBuild } from './console-build.js';
+
+/**
+ * The console in a real Chromium against the real server on its database, with data from real
+ * voice runs: a voice agent double over a Twilio Media Stream, speech and judge doubles. The judge
+ * flags "Confirms the booking" on every call and cites the agent's last turn.
+ */
+
+const PASSWORD = 'correct horse battery';
+const FLAGGED_METRIC = 'Confirms the booking';
+let h: Harness;
+let judge: JudgeDouble;
+let persona: PersonaDouble;
+let speech: SpeechProviderDouble;
+let agent: VoiceAgentDouble;
+let browser: Browser;
+let context: BrowserContext;
+let baseline: ReturnType<typeof SuiteRunSchema.parse>;
+let run: ReturnType<typeof SuiteRunSchema.parse>;
+let consoleUrl: string;
+
+/** The judge prompt keys each metric by its id. */
+let flaggedMetricId: string | undefined;
+const flaggedKey = (key: string) => key === flaggedMetricId;
+
+/** The last agent line of the judge prompt's numbered transcript (`3. agent: ...`). */
+const lastAgentTurn = (transcript: string) => {
+  const lines = [...transcript.matchAll(/^(\d+)\. agent: (.+)$/gm)];
+  const last = lines.at(-1);
+  return last ? { turn: Number(last[1]), quote: last[2]!.split(' ').slice(0, 6).join(' ') } : null;
+};
+
+/** The run once it has ended (polled by hand: `expect.poll` works only inside a test). */
+const finished = async (runId: string) => {
+  const headers = await h.as('READER');
+  for (;;) {
+    const reply = await h.request('GET', `/api/v1/suite-runs/${runId}`, { headers });
+    if (['completed', 'failed', 'cancelled'].includes(reply.body.status)) {
+      expect(reply.body.status, JSON.stringify(reply.body)).toBe('completed');
+      return SuiteRunSchema.parse(reply.body);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+};
+
+const logIn = async (page: Page, email = h.owner.user.email) => {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+};
+
+describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
+  beforeAll(async () => {
+    await ensureConsoleBuild();
+    const registry = createSpeechRegistry();
+    judge = await startJudgeDouble({
+      answer: (metric) => !flaggedKey(metric.key),
+      rationale: (metric) => (flaggedKey(metric.key) ? 'The agent never read the booking back.' : 'Fine.'),
+      evidence: (metric, transcript) => {
+        const cited = flaggedKey(metric.key) ? lastAgentTurn(transcript) : null;
+        return cited ? [cited] : [];
+      },
+    });
+    persona = await startPersonaDouble({ forwardTo: judge.url });
+    speech = await startSpeechProviderDouble({ registry });
+    agent = await startVoiceAgentDouble({ registry, latencyMs: 700, hangUpAfterGoodbye: true });
+    h = await createHarness({
+      fetchAllowlist: ['127.0.0.1'],
+      simulationTurnTimeoutMs: 4000,
+      env: {
+        VOICE_EVAL_LLM_BASE_URL: persona.url,
+        VOICE_EVAL_LLM_MODEL: 'caller-and-judge',
+        VOICE_EVAL_STT_BASE_URL: speech.url,
+        VOICE_EVAL_STT_MODEL: 'whisper-1',
+        VOICE_EVAL_TTS_BASE_URL: speech.url,
+        VOICE_EVAL_TTS_MODEL: 'tts-1',
+      },
+    });
+    const { suite, metrics } = await makeRunnableSuite(h, h, {
+      connection: { kind: 'twilio_media_stream', url: agent.url },
+      persona: { response_delay_ms: 300, max_turns: 6, allow_interruptions: false },
+      scenario: () => ({
+        description: 'Book a checkup.',
+        required_info: { name: 'Ada Lovelace', date: 'March 3' },
+      }),
+      metrics: [
+        { name: FLAGGED_METRIC, metric_type: 'boolean', capture_rationale: true },
+        { name: 'Polite', metric_type: 'boolean', capture_rationale: true },
+      ],
+    });
+    flaggedMetricId = metrics[0].id;
+    baseline = await finished((await startRun(h, h, suite.id)).id);
+    run = await finished((await startRun(h, h, suite.id)).id);
+    consoleUrl = `${h.url}/console`;
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([judge?.close(), persona?.close(), speech?.close(), agent?.close()]);
+  });
+
+  it('sends to the login and back, then lists the runs', async () => {
+    const page = await context.newPage();
+    await page.goto(`${consoleUrl}/runs/${run.id}`);
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/console/login');
+    await expectAccessible(page, 'login');
+    await screenshot(page, 'login');
+    await logIn(page);
+    // back where the link pointed
+    await page.getByRole('heading', { name: /Run suite/ }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/console/runs/${run.id}`);
+    await page.goto(`${consoleUrl}/runs`);
+    await expect.poll(() => page.getByRole('link', { name: /Run suite/ }).count()).toBe(2);
+    await expectAccessible(page, 'runs');
+    await screenshot(page, 'runs');
+    await page.close();
+  });
+
+  it('shows a run: metrics with intervals, the grid, voice measures, its calls', async () => {
+    const page = await context.newPage();
+    await page.goto(`${consoleUrl}/runs/${run.id}`);
+    await page.getByRole('heading', { name: 'Metrics' }).waitFor();
+    const metricRow = page.getByRole('row', { name: new RegExp(FLAGGED_METRIC) });
+    // one call, flagged: 0% with the Wilson interval of 0 out of 1
+    await expect.poll(() => metricRow.textContent()).toMatch(/0%.*0%–79\.3%/);
+    await page.getByRole('heading', { name: /Voice measures/ }).waitFor();
+    await expectAccessible(page, 'run');
+    await screenshot(page, 'run');
+    await page.close();
+  });
+
+  it('compares with the baseline: no regression when nothing changed significantly', async () => {
+    const page = await context.newPage();
+    await page.goto(`${consoleUrl}/runs/${run.id}/compare?baseline=${baseline.id}`);
+    const row = page.getByRole('row', { name: new RegExp(FLAGGED_METRIC) });
+    await expect.poll(() => row.textContent()).toContain('no significant change');
+    await expectAccessible(page, 'compare');
+    await screenshot(page, 'compare');
+    await page.close();
+  });
+
+  it('opens a flagged call: two lanes, the quote seeks its turn, ?t= seeks, keys work', async () => {
+    const page = await context.newPage();
+    await page.goto(`${consoleUrl}/runs/${run.id}?flagged=true`);
+    await page
+      .getByRole('link', { name: /^sim-|.+/ })
+      .first()
+      .waitFor();
+    await page.locator('table a[href*="/calls/"]').first().click();
+    const wave = page.locator('.wave[data-ready="true"]');
+    await wave.waitFor({ timeout: 30_000 });
+    expect(await wave.getAttribute('data-lanes')).toBe('2');
+    await expectAccessible(page, 'call');
+    await screenshot(page, 'call');
+
+    // the flagged verdict's quote moves the playhead to the start of the turn it cites
+    const quote = page.locator('[data-evidence-turn]').first();
+    const turnIndex = Number(await quote.getAttribute('data-evidence-turn'));
+    const row = await h.request(
+      'GET',
+      `/api/v1/call-imports/${run.call_import_id}/rows/${new URL(page.url()).pathname.split('/').at(-1)}`,
+      { headers: await h.as('READER') },
+    );
+    const startMs = row.body.diarised_transcript[turnIndex].start_ms as number;
+    await quote.click();
+    const position = page.getByTestId('position');
+    await expect
+      .poll(async () => Number(await position.getAttribute('data-ms')))
+      .toBeGreaterThanOrEqual(startMs);
+    await expect
+      .poll(() => page.locator('.turn.active button').getAttribute('data-turn'))
+      .toBe(String(turnIndex));
+    await page.keyboard.press('Space'); // pause (the quote played it)
+    // keyboard: k goes to the turn before, ? opens the help
+    await page.keyboard.press('k');
+    await expect
+      .poll(() => page.locator('.turn.active button').getAttribute('data-turn'))
+      .toBe(String(turnIndex - 1));
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    // ?t= seeks on load
+    const url = new URL(page.url());
+    url.searchParams.set('t', '3');
+    await page.goto(url.href);
+    await page.locator('.wave[data-ready="true"]').waitFor({ timeout: 30_000 });
+    await expect
+      .poll(async () => Number(await position.getAttribute('data-ms')))
+      .toBeGreaterThanOrEqual(2900);
+    expect(Number(await position.getAttribute('data-ms'))).toBeLessThan(4000);
+    await page.close();
+  });
+
+  it('shows the failure clusters page of the run', async () => {
+    const page = await context.newPage();
+    await page.goto(`${consoleUrl}/clusters?evaluation=${run.evaluation_id}`);
+    await page.getByRole('heading', { name: 'Failure clusters' }).waitFor();
+    await page.getByRole('button', { name: /Regenerate|Generating/ }).waitFor();
+    await expectAccessible(page, 'clusters');
+    await screenshot(page, 'clusters');
+    await page.close();
+  });
+
+  it('answers bad addresses in words: unknown run, unknown call, unknown page, garbage params', async () => {
+    const page = await context.newPage();
+    await page.goto(`${consoleUrl}/runs/00000000-0000-4000-8000-000000000000`);
+    await page.getByRole('heading', { name: 'No such run' }).waitFor();
+    await page.goto(`${consoleUrl}/calls/00000000-0000-4000-8000-000000000000?import=${run.call_import_id}`);
+    await page.getByRole('heading', { name: 'No such call' }).waitFor();
+    await page.goto(`${consoleUrl}/no/such/page`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await expectAccessible(page, 'not-found');
+    // a value that does not parse is dropped, and the page opens
+    await page.goto(`${consoleUrl}/runs?status=nonsense&page=-4`);
+    await page.getByRole('heading', { name: 'Runs' }).waitFor();
+    await page.close();
+  });
+
+  it('keeps two tabs signed in when both refresh at once (one refresh at a time across tabs)', async () => {
+    const fresh = await browser.newContext();
+    const first = await fresh.newPage();
+    await first.goto(`${consoleUrl}/runs`);
+    await logIn(first);
+    await first.getByRole('heading', { name: 'Runs' }).waitFor();
+    const second = await fresh.newPage();
+    await second.goto(`${consoleUrl}/runs`);
+    await second.getByRole('heading', { name: 'Runs' }).waitFor();
+    // both reload at once: each starts by refreshing from the same cookie
+    for (let i = 0; i < 3; i++) {
+      await Promise.all([first.reload(), second.reload()]);
+      await Promise.all([
+        first.getByRole('heading', { name: 'Runs' }).waitFor(),
+        second.getByRole('heading', { name: 'Runs' }).waitFor(),
+      ]);
+    }
+    expect(new URL(first.url()).pathname).toBe('/console/runs');
+    expect(new URL(second.url()).pathname).toBe('/console/runs');
+    await fresh.close();
+  });
+
+  it('signs in with an API key, and a revoked key sends back to the login', async () => {
+    const created = await h.request('POST', '/api/v1/auth/generate-key', {
+      headers: await h.as('OWNER'),
+      body: { name: 'console operator' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const operator = await browser.newContext();
+    const page = await operator.newPage();
+    await page.goto(`${consoleUrl}/login`);
+    await page.getByRole('button', { name: 'Use an API key instead' }).click();
+    await page.getByLabel('Organization API key').fill(created.body.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Runs' }).waitFor();
+    const revoked = await h.request('DELETE', `/api/v1/api-keys/${created.body.id}`, {
+      headers: await h.as('OWNER'),
+    });
+    expect(revoked.status).toBeLessThan(300);
+    await page.goto(`${consoleUrl}/runs/${run.id}`);
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/console/login');
+    await operator.close();
+  });
+
+  it('works under a prefix a host app mounts it at', async () => {
+    const host = express();
+    host.use('/admin/voice-eval', createConsoleRouter({ apiPath: '/' }));
+    host.use((req, res, next) => (req.path.startsWith('/api/v1/') ? h.server.app(req, res, next) : next()));
+    const server = host.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/admin/voice-eval`;
+      const prefixed = await browser.newContext();
+      const page = await prefixed.newPage();
+      await page.goto(`${base}/runs`);
+      await expect.poll(() => new URL(page.url()).pathname).toBe('/admin/voice-eval/login');
+      await logIn(page);
+      await expect.poll(() => page.getByRole('link', { name: /Run suite/ }).count()).toBe(2);
+      expect(new URL(page.url()).pathname).toBe('/admin/voice-eval/runs');
+      await prefixed.close();
+    } finally {
+      server.close();
+    }
+  });
+});
