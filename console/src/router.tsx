@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { SuiteRunCallStatusSchema, SuiteRunStatusSchema } from '@voice-eval/contract';
 import { z } from 'zod';
+import { ProblemView } from './components/problem.tsx';
 import { Shell } from './components/shell.tsx';
 import { CallPage } from './pages/call.tsx';
 import { ClustersPage } from './pages/clusters.tsx';
@@ -118,6 +119,8 @@ export const createConsoleRouter = ({ basePath, ...context }: RouterContext & { 
     context,
     defaultPreload: 'intent',
     defaultNotFoundComponent: NotFoundPage,
+    // a page that fails to render says so, in words, inside the frame
+    defaultErrorComponent: ({ error }) => <ProblemView error={error} what="page" />,
     scrollRestoration: true,
   });
 

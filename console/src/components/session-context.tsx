@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useSyncExternalStore } from 'react';
 import type { ConsoleSession } from '../session.ts';
 
@@ -17,3 +18,15 @@ export const useSession = (): ConsoleSession => {
 
 /** The typed API client of the signed-in session. */
 export const useClient = () => useSession().client;
+
+/** Who is signed in (`GET /auth/me`, shared by every page of the session). */
+export const useMe = () => {
+  const session = useSession();
+  return useQuery({ queryKey: ['me', session.workspaceId], queryFn: () => session.client.auth.me() });
+};
+
+/** Whether the signed-in role may change things: a READER sees no button that would be refused. */
+export const useCanWrite = (): boolean => {
+  const role = useMe().data?.role;
+  return role !== undefined && role !== 'READER';
+};

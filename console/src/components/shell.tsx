@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
-import { useSession } from './session-context.tsx';
+import { useMe, useSession } from './session-context.tsx';
 
 /** The frame of every signed-in page: navigation, organization and workspace, sign-out. */
 export const Shell = () => {
@@ -9,7 +9,7 @@ export const Shell = () => {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const href = useRouterState({ select: (s) => s.location.href });
-  const me = useQuery({ queryKey: ['me', session.workspaceId], queryFn: () => session.client.auth.me() });
+  const me = useMe();
   const workspaces = useQuery({
     queryKey: ['workspaces'],
     queryFn: () => session.client.workspaces.list({ page_size: 100 }),

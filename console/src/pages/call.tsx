@@ -337,7 +337,10 @@ const Verdicts = ({
 }) => {
   const ordered = [...results].sort((a, b) => Number(b.flagged) - Number(a.flagged));
   const selectedRef = useRef<HTMLLIElement>(null);
-  useEffect(() => selectedRef.current?.scrollIntoView({ block: 'nearest' }), []);
+  useEffect(() => {
+    // scrollIntoView returns a promise in newer browsers: not an effect's clean-up
+    void selectedRef.current?.scrollIntoView({ block: 'nearest' });
+  }, []);
   return (
     <ul className="verdicts">
       {ordered.map((result) => (

@@ -2,7 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { MetricClustersReport } from '@voice-eval/contract';
 import { Loading, ProblemView } from '../components/problem.tsx';
-import { useClient } from '../components/session-context.tsx';
+import { useCanWrite, useClient } from '../components/session-context.tsx';
 import { dateTime } from '../format.ts';
 
 const route = getRouteApi('/app/clusters');
@@ -15,6 +15,7 @@ type Evidence = MetricClustersReport['groups'][number]['clusters'][number]['evid
 export const ClustersPage = () => {
   const client = useClient();
   const search = route.useSearch();
+  const canWrite = useCanWrite();
   const scope = search.evaluation ? { job_id: search.evaluation } : {};
   const evaluation = useQuery({
     queryKey: ['evaluation', search.evaluation],
@@ -44,13 +45,15 @@ export const ClustersPage = () => {
           {r.generated_at && ` · generated ${dateTime(r.generated_at)}`}
           {r.is_stale && ' · out of date'}
         </span>
-        <button
-          type="button"
-          onClick={() => regenerate.mutate()}
-          disabled={r.status === 'running' || regenerate.isPending}
-        >
-          {r.status === 'running' ? 'Generating…' : 'Regenerate'}
-        </button>
+        {canWrite && (
+          <button
+            type="button"
+            onClick={() => regenerate.mutate()}
+            disabled={r.status === 'running' || regenerate.isPending}
+          >
+            {r.status === 'running' ? 'Generating…' : 'Regenerate'}
+          </button>
+        )}
       </div>
       {regenerate.isError && <ProblemView error={regenerate.error} what="generation" />}
       {r.status === 'running' && (
@@ -67,7 +70,8 @@ export const ClustersPage = () => {
       {r.overview && <p>{r.overview}</p>}
       {groups.length === 0 && r.status !== 'running' && (
         <p className="empty">
-          No clusters yet: they are made from flagged calls. Regenerate once a run has been scored.
+          No clusters yet: they are made from the flagged calls of a scored run
+          {canWrite ? ' (Regenerate)' : ''}.
         </p>
       )}
       {groups.map((group) => (

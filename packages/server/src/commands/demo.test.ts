@@ -84,10 +84,8 @@ describe('voice-eval demo', () => {
       expect(rows.every((r) => r.status === 'completed' && r.results.length > 0)).toBe(true);
       // the seeded failures: a wrong price in every run, a slow voice agent
       expect(rows.some((r) => r.results.some((result) => result.flagged))).toBe(true);
-      const report = await client.evaluatorResults.metricClusters({
-        scope_key: `demo-run-${run.id}`,
-        job_id: evaluation.id,
-      });
+      // the scope the console reads for a run (`/console/clusters?evaluation=`)
+      const report = await client.evaluatorResults.metricClusters({ job_id: evaluation.id });
       expect(report.status).toBe('completed');
       expect(report.groups.some((g) => g.clusters.length > 0)).toBe(true);
     }

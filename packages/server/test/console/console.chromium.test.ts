@@ -108,6 +108,14 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     consoleUrl = `${h.url}/console`;
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // a step that waits fails with what it waited for, well inside the test's own timeout
+    context.setDefaultTimeout(15_000);
+    // the context's session (its refresh cookie), for every test but the first
+    const page = await context.newPage();
+    await page.goto(`${consoleUrl}/login`);
+    await logIn(page);
+    await page.getByRole('heading', { name: 'Runs' }).waitFor();
+    await page.close();
   }, 300_000);
 
   afterAll(async () => {
@@ -116,7 +124,8 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
   });
 
   it('sends to the login and back, then lists the runs', async () => {
-    const page = await context.newPage();
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await fresh.newPage();
     await page.goto(`${consoleUrl}/runs/${run.id}`);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/console/login');
     await expectAccessible(page, 'login');
@@ -129,7 +138,7 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     await expect.poll(() => page.getByRole('link', { name: /Run suite/ }).count()).toBe(2);
     await expectAccessible(page, 'runs');
     await screenshot(page, 'runs');
-    await page.close();
+    await fresh.close();
   });
 
   it('shows a run: metrics with intervals, the grid, voice measures, its calls', async () => {
@@ -164,7 +173,7 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
       .waitFor();
     await page.locator('table a[href*="/calls/"]').first().click();
     const wave = page.locator('.wave[data-ready="true"]');
-    await wave.waitFor({ timeout: 30_000 });
+    await wave.waitFor();
     expect(await wave.getAttribute('data-lanes')).toBe('2');
     await expectAccessible(page, 'call');
     await screenshot(page, 'call');
@@ -200,13 +209,13 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     const url = new URL(page.url());
     url.searchParams.set('t', '3');
     await page.goto(url.href);
-    await page.locator('.wave[data-ready="true"]').waitFor({ timeout: 30_000 });
+    await page.locator('.wave[data-ready="true"]').waitFor();
     await expect
       .poll(async () => Number(await position.getAttribute('data-ms')))
       .toBeGreaterThanOrEqual(2900);
     expect(Number(await position.getAttribute('data-ms'))).toBeLessThan(4000);
     await page.close();
-  });
+  }, 90_000);
 
   it('shows the failure clusters page of the run', async () => {
     const page = await context.newPage();
@@ -275,6 +284,27 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     await page.goto(`${consoleUrl}/runs/${run.id}`);
     await expect.poll(() => new URL(page.url()).pathname).toBe('/console/login');
     await operator.close();
+  });
+
+  it('shows a READER no button the API would refuse', async () => {
+    const email = `reader-${run.id.slice(0, 8)}@example.test`;
+    const invited = await h.request('POST', '/api/v1/invitations', {
+      headers: await h.as('OWNER'),
+      body: { email, role: 'READER' },
+    });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+    const accepted = await h.request('POST', '/api/v1/invitations/accept', {
+      body: { token: invited.body.token, password: PASSWORD },
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBeLessThan(300);
+    const reader = await browser.newContext();
+    const page = await reader.newPage();
+    await page.goto(`${consoleUrl}/clusters?evaluation=${run.evaluation_id}`);
+    await logIn(page, email);
+    await page.getByRole('heading', { name: 'Failure clusters' }).waitFor();
+    await page.getByText('READER').waitFor();
+    expect(await page.getByRole('button', { name: /Regenerate/ }).count()).toBe(0);
+    await reader.close();
   });
 
   it('works under a prefix a host app mounts it at', async () => {

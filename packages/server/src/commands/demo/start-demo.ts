@@ -52,7 +52,8 @@ const serverOf = (options: DemoOptions): VoiceEvalServer => {
 const runSuite = async (client: VoiceEval, suiteId: string): Promise<SuiteRun> => {
   const run = await client.suiteRuns.waitFor((await client.suiteRuns.create(suiteId)).id, WAIT);
   if (run.evaluation_id) {
-    const scope = { scope_key: `demo-run-${run.id}`, job_id: run.evaluation_id };
+    // the scope the console shows for a run's evaluation (`/console/clusters?evaluation=`)
+    const scope = { job_id: run.evaluation_id };
     await client.evaluatorResults.generateMetricClusters(scope);
     await client.evaluatorResults.waitForMetricClusters(scope, WAIT);
   }
