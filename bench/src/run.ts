@@ -1,6 +1,7 @@
 import { callImportsBench } from './call-imports.js';
 import { clusterQuality, REAL_SETTINGS } from './clusters.js';
 import { COLD_START_SETTINGS, coldStartBench } from './cold-start.js';
+import { CONSOLE_SETTINGS, consoleBench } from './console.js';
 import { DISPATCH_SCENARIOS, DISPATCH_SETTINGS, dispatchBench } from './dispatch.js';
 import { httpOverhead, httpOverheadDatabases } from './http-overhead.js';
 import { sdkBench } from './sdk.js';
@@ -184,6 +185,20 @@ const BENCHES: Bench[] = [
           `data folder vs ${fmt(r.bareMs!)} ms for node -e starting a bare Express server; ratio ${fmt(r.ratio!, 2)}x`,
         `  first start ever (empty data folder: database created and migrated) ${fmt(r.builtFreshMs!)} ms ` +
           `(${fmt(r.freshRatio!, 2)}x); from the sources without a build (tsx) ${fmt(r.sourceMs!)} ms`,
+      ].join('\n'),
+  },
+  {
+    name: 'console',
+    run: () => consoleBench(),
+    print: (r) =>
+      [
+        `console (Chromium, server on PGlite in this process), medians of ${r.runs} runs:`,
+        `  initial JS ${fmt(r.jsKb!, 1)} KiB + CSS ${fmt(r.cssKb!, 1)} KiB gzip = ${fmt(r.budgetRatio! * 100)}% of the ` +
+          `${CONSOLE_SETTINGS.budgetKb} KiB budget`,
+        `  run page of ${CONSOLE_SETTINGS.calls} calls usable (metrics and first calls drawn) ${fmt(r.runPageMs!)} ms vs ` +
+          `the same calls as a static HTML table ${fmt(r.tableMs!)} ms; ratio ${fmt(r.runPageRatio!, 2)}x`,
+        `  ${CONSOLE_SETTINGS.callMinutes}-minute stereo call (${fmt(r.wavMb!, 1)} MiB WAV): two-lane waveform drawn ` +
+          `${fmt(r.waveformMs!)} ms vs a bare <audio>'s canplay ${fmt(r.audioMs!)} ms; ratio ${fmt(r.waveformRatio!, 2)}x`,
       ].join('\n'),
   },
 ];
