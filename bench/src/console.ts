@@ -168,7 +168,7 @@ export const consoleBench = async (): Promise<Record<string, number>> => {
     await page.goto(`${url}/console/login`);
     await page.getByLabel('E-mail').fill('bench@example.com');
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Runs' }).waitFor();
 
     const runPage: number[] = [];

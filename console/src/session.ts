@@ -72,6 +72,23 @@ export class ConsoleSession {
     this.#adopt(session);
   }
 
+  /** A new account and its organization (when the server allows sign-up); signs in as it. */
+  async signup(email: string, password: string, organizationName: string | undefined): Promise<void> {
+    const session = await this.#public.auth.signup({
+      email,
+      password,
+      ...(organizationName ? { organization_name: organizationName } : {}),
+    });
+    this.#apiKey = undefined;
+    sessionStorage.removeItem(API_KEY_ITEM);
+    this.#adopt(session);
+  }
+
+  /** What the login page may offer: sign-up, password login. */
+  authConfig() {
+    return this.#public.auth.config();
+  }
+
   /** Operators: an organization API key, checked with `GET /auth/me` before it is kept. */
   async signInWithApiKey(apiKey: string): Promise<void> {
     this.#apiKey = apiKey;

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { ApiError } from '@voice-eval/sdk';
 import { type FormEvent, useState } from 'react';
@@ -5,12 +6,20 @@ import { useSession } from '../components/session-context.tsx';
 
 const route = getRouteApi('/login');
 
-/** E-mail and password, or (for operators) an organization API key. */
+type Mode = 'password' | 'signup' | 'api-key';
+const TITLES: Record<Mode, string> = {
+  password: 'Sign in',
+  signup: 'Create an account',
+  'api-key': 'Sign in with an API key',
+};
+
+/** E-mail and password, a new account (when the server allows sign-up), or an operator's API key. */
 export const LoginPage = () => {
   const session = useSession();
   const router = useRouter();
   const { redirect } = route.useSearch();
-  const [mode, setMode] = useState<'password' | 'api-key'>('password');
+  const [mode, setMode] = useState<Mode>('password');
+  const config = useQuery({ queryKey: ['auth-config'], queryFn: () => session.authConfig() });
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
 
@@ -20,15 +29,19 @@ export const LoginPage = () => {
     setBusy(true);
     setError(undefined);
     try {
-      if (mode === 'password') await session.login(String(form.get('email')), String(form.get('password')));
+      const email = String(form.get('email'));
+      const password = String(form.get('password'));
+      if (mode === 'password') await session.login(email, password);
+      else if (mode === 'signup')
+        await session.signup(email, password, String(form.get('organization')).trim() || undefined);
       else await session.signInWithApiKey(String(form.get('api_key')).trim());
       await router.navigate({ href: redirect ?? '/runs', replace: true });
     } catch (caught) {
       setError(
         caught instanceof ApiError
-          ? caught.status === 401
+          ? caught.status === 401 && mode === 'password'
             ? 'That e-mail and password do not match an account.'
-            : (caught.detail ?? caught.message)
+            : [caught.detail ?? caught.message, ...caught.errors.map((e) => e.message)].join(' ')
           : caught instanceof Error
             ? caught.message
             : String(caught),
@@ -42,8 +55,8 @@ export const LoginPage = () => {
     <main className="login" id="main">
       <h1>voice-eval</h1>
       <form onSubmit={(e) => void submit(e)} aria-describedby={error ? 'login-error' : undefined}>
-        <h2>{mode === 'password' ? 'Sign in' : 'Sign in with an API key'}</h2>
-        {mode === 'password' ? (
+        <h2>{TITLES[mode]}</h2>
+        {mode !== 'api-key' ? (
           <>
             <label>
               E-mail
@@ -51,8 +64,20 @@ export const LoginPage = () => {
             </label>
             <label>
               Password
-              <input name="password" type="password" autoComplete="current-password" required />
+              <input
+                name="password"
+                type="password"
+                autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+                minLength={mode === 'signup' ? 8 : undefined}
+                required
+              />
             </label>
+            {mode === 'signup' && (
+              <label>
+                Organization <span className="muted">(optional)</span>
+                <input name="organization" type="text" autoComplete="organization" />
+              </label>
+            )}
           </>
         ) : (
           <label>
@@ -66,18 +91,27 @@ export const LoginPage = () => {
           </p>
         )}
         <button type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+          {busy ? 'One moment…' : mode === 'signup' ? 'Create the account' : 'Sign in'}
         </button>
-        <button
-          type="button"
-          className="link"
-          onClick={() => {
-            setError(undefined);
-            setMode(mode === 'password' ? 'api-key' : 'password');
-          }}
-        >
-          {mode === 'password' ? 'Use an API key instead' : 'Use e-mail and password instead'}
-        </button>
+        {(['password', 'signup', 'api-key'] as const)
+          .filter((other) => other !== mode && (other !== 'signup' || config.data?.signup_enabled))
+          .map((other) => (
+            <button
+              key={other}
+              type="button"
+              className="link"
+              onClick={() => {
+                setError(undefined);
+                setMode(other);
+              }}
+            >
+              {other === 'password'
+                ? 'Sign in with e-mail and password'
+                : other === 'signup'
+                  ? 'Create an account'
+                  : 'Use an API key instead'}
+            </button>
+          ))}
       </form>
     </main>
   );
