@@ -131,6 +131,8 @@ export default defineConfig({
           name: 'example-host-app',
           root: './examples/host-app',
           include: ['test/**/*.test.ts'],
+          // the host serves the console: its build, when \`pnpm test\` runs without \`pnpm build\`
+          globalSetup: ['../../packages/server/test/console/console-build-setup.ts'],
         },
       }),
       {

@@ -1,4 +1,4 @@
-import type { VoiceEvalServer } from '@voice-eval/server';
+import { createConsoleRouter, type VoiceEvalServer } from '@voice-eval/server';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { type WebhookReceiverOptions, webhookReceiver } from './webhooks.js';
 
@@ -7,6 +7,9 @@ import { type WebhookReceiverOptions, webhookReceiver } from './webhooks.js';
  * at the same URLs as a standalone server. Everything else stays with the host.
  */
 export const VOICE_EVAL_PATHS = /^\/(?:api\/v1(?:\/|$)|docs(?:\/|$)|openapi\.json$)/;
+
+/** Where the host puts voice-eval's console: under its own admin prefix, talking to the API at the root. */
+export const CONSOLE_PATH = '/admin/voice-eval';
 
 /** Options of {@link createHostApp}. */
 export interface HostAppOptions {
@@ -50,6 +53,7 @@ export function createHostApp({ voiceEval, internalToken, webhooks }: HostAppOpt
   host.use('/internal', internal);
   if (webhooks) host.use('/webhooks/voice-eval', webhookReceiver(webhooks));
 
+  host.use(CONSOLE_PATH, createConsoleRouter({ apiPath: '/' }));
   // Not `host.use(voiceEval.app)`: its catch-all 404 would answer every path of the host.
   host.use((req, res, next) => (VOICE_EVAL_PATHS.test(req.path) ? voiceEval.app(req, res, next) : next()));
 

@@ -122,4 +122,22 @@ describe('voice-eval inside the host', { timeout: 60_000 }, () => {
     const specUrl = init.match(/url: '([^']+)'/)?.[1];
     expect((await fetch(new URL(specUrl!, `${url}/docs`))).status).toBe(200);
   });
+
+  it("serves the console under the host's admin prefix, based there, talking to the API at the root", async () => {
+    for (const path of [
+      '/admin/voice-eval/',
+      '/admin/voice-eval/runs',
+      '/admin/voice-eval/calls/x?import=y',
+    ]) {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+      const html = await res.text();
+      expect(html).toContain('<base href="/admin/voice-eval/">');
+      expect(html).toContain('<meta name="voice-eval-api" content="/">');
+      const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1] ?? 'missing';
+      expect((await get(`/admin/voice-eval/${script}`)).status).toBe(200);
+    }
+    // the voice-eval app itself stays on its own paths: /console is the host's 404
+    expect((await get('/console/runs')).status).toBe(404);
+  });
 });
