@@ -1,5 +1,6 @@
 // ESM smoke test of the packed packages: the SDK against the MSW mocks, then against the real
-// server (embedded PGlite) started from @voice-eval/server: signup, API key, create and get a metric.
+// server (embedded PGlite) started from @voice-eval/server: signup, API key, create and get a metric,
+// a recording, and the console the package ships.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +71,16 @@ try {
     'a signed recording URL',
   );
   check(Buffer.from(await played.arrayBuffer()).equals(wav), 'the recording as uploaded');
+  // the console ships in the package: its page, based at /console, and the assets it loads
+  const page = await fetch(`${url}/console/runs`);
+  const html = await page.text();
+  check(page.status === 200 && html.includes('<base href="/console/">'), 'the console page');
+  const assets = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g)].map((m) => m[1]);
+  check(assets.length >= 2, `the console's assets are named in its page: ${assets}`);
+  for (const asset of assets) {
+    const res = await fetch(`${url}/console/${asset}`);
+    check(res.status === 200 && /immutable/.test(res.headers.get('cache-control') ?? ''), `console ${asset}`);
+  }
 } finally {
   await server.close();
 }
