@@ -1,8 +1,15 @@
 import type { ClientInferRequest, ServerInferResponses } from '@ts-rest/core';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { contract, Metric, Problem } from '../src/index.js';
+import type { contract, Metric, Problem, SuiteRun, WebhookEventData } from '../src/index.js';
 
 describe('inferred types', () => {
+  it("a suite run and its events carry the run's console page; events of older servers may lack it", () => {
+    expectTypeOf<SuiteRun['console_url']>().toEqualTypeOf<string | null>();
+    type Settled = WebhookEventData<'suite_run.completed'>;
+    expectTypeOf<Settled['console_url']>().toEqualTypeOf<string | null | undefined>();
+    expectTypeOf<WebhookEventData<'suite_run.failed'>>().toEqualTypeOf<Settled>();
+  });
+
   it('metrics.create takes a body with a required name and answers 201 with a Metric', () => {
     type Request = ClientInferRequest<typeof contract.metrics.create>;
     expectTypeOf<Request['body']['name']>().toEqualTypeOf<string>();

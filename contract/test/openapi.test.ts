@@ -100,6 +100,13 @@ describe('contract/openapi.json', () => {
     }
   });
 
+  it("documents a suite run's console_url as a nullable string that older servers leave out", () => {
+    const run = committed.components.schemas.SuiteRun;
+    expect(run.properties.console_url).toEqual({ type: ['string', 'null'], default: null });
+    expect(run.required).not.toContain('console_url');
+    expect(run.required).toContain('id');
+  });
+
   it('lets a newer server add fields: objects do not forbid other properties unless strict', () => {
     expect(committed.components.schemas.Metric).not.toHaveProperty('additionalProperties');
     expect(committed.components.schemas.Agent).not.toHaveProperty('additionalProperties');

@@ -178,6 +178,11 @@ export const SuiteRunSchema = z.object({
   created_at: Timestamp,
   updated_at: Timestamp,
   created_by: z.string(),
+  /**
+   * The run's page in the console (`<public URL>/console/runs/<id>`); null when the server has no
+   * public URL configured or does not serve the console (and from servers older than the field).
+   */
+  console_url: z.string().nullable().default(null),
 });
 export type SuiteRun = z.infer<typeof SuiteRunSchema>;
 

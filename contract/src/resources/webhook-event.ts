@@ -42,6 +42,12 @@ export const SuiteRunSettledDataSchema = z.object({
   status: z.enum(['completed', 'failed']),
   pass_rate: z.number().min(0).max(1).nullable(),
   error_message: z.string().nullable(),
+  /**
+   * The run's page in the console (`<public URL>/console/runs/<id>`); null when the server has no
+   * public URL configured or does not serve the console. Absent from events of older servers
+   * (`verifyWebhook` returns the body as sent).
+   */
+  console_url: z.string().nullable().optional(),
 });
 
 /** `ping`: a test event sent by `webhookEndpoints.ping` to one endpoint. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError, type SuiteRun, type UnprocessableEntityError } from '../src/index.js';
-import { createRunnableSuite, useMockApi } from './helpers.js';
+import { BASE_URL, createRunnableSuite, useMockApi } from './helpers.js';
 
 const { api, client } = useMockApi();
 const fast = { intervalMs: 1 };
@@ -46,6 +46,15 @@ describe('suite runs in the mock store', () => {
     expect(completed?.combination_summary.map((s) => s.calls)).toEqual([1, 1, 1, 1]);
     expect(completed?.pass_rate).toEqual(expect.any(Number));
     expect(still).toEqual(completed);
+  });
+
+  it('give a started run its console page, as a server whose public URL is the one the SDK calls', async () => {
+    const c = client();
+    const { suite } = await createRunnableSuite(c);
+    const run = await c.suiteRuns.create(suite.id);
+    expect(run.console_url).toBe(`${BASE_URL}/console/runs/${run.id}`);
+    await expect(c.suiteRuns.get(run.id)).resolves.toMatchObject({ console_url: run.console_url });
+    expect(api.fixtures.suiteRun().console_url).toBeNull();
   });
 
   it('write the calls as a simulation import scored by an evaluation whose rows back the summaries', async () => {

@@ -1,3 +1,4 @@
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import {
   PollTimeoutError,
@@ -6,7 +7,7 @@ import {
   UnprocessableEntityError,
   UserAbortError,
 } from '../src/index.js';
-import { createRunnableSuite, recordRequests, useMockApi } from './helpers.js';
+import { BASE_URL, createRunnableSuite, recordRequests, useMockApi } from './helpers.js';
 
 const { api, server, client } = useMockApi();
 const seen = recordRequests(server);
@@ -72,6 +73,20 @@ describe('suiteRuns', () => {
       'running:2',
       'completed:2',
     ]);
+  });
+
+  it("reads a run's console page, and a run of a server older than console_url as null", async () => {
+    const run = api.fixtures.suiteRun({ console_url: 'https://evals.example.com/console/runs/x' });
+    server.use(api.mocks.suiteRuns.get(run));
+    await expect(client().suiteRuns.get(run.id)).resolves.toMatchObject({
+      console_url: 'https://evals.example.com/console/runs/x',
+    });
+    const { console_url: _, ...older } = run;
+    server.use(http.get(`${BASE_URL}/api/v1/suite-runs/:run_id`, () => HttpResponse.json(older)));
+    await expect(client().suiteRuns.get(run.id)).resolves.toEqual({ ...run, console_url: null });
+    await expect(client({ validateResponses: true }).suiteRuns.get(run.id)).resolves.toMatchObject({
+      console_url: null,
+    });
   });
 
   it.each(TERMINAL_SUITE_RUN_STATUSES)('waitFor resolves with a %s run', async (status) => {

@@ -44,7 +44,8 @@ export const ConfigSchema = z.object({
   /**
    * The base URL clients reach the API at (with the path prefix a host app mounts it under), for
    * the links the server hands out (signed recording URLs). Unset: taken from each request, its
-   * protocol (`X-Forwarded-Proto` under `trustProxy`) and `Host`.
+   * protocol (`X-Forwarded-Proto` under `trustProxy`) and `Host`; links to the console (a suite
+   * run's `console_url`, also sent in webhooks) are then null.
    */
   publicUrl: z
     .string()

@@ -1,6 +1,6 @@
 import type { CallImportRow, RecordingUrl } from '@voice-eval/contract';
 import type { MockEnv, RouteImpl } from './env.js';
-import { notFound } from './env.js';
+import { notFound, publicBaseOf } from './env.js';
 import type { MockReply, ParsedRequest } from './respond.js';
 
 /** How long a mocked signed URL works, as on the server. */
@@ -112,10 +112,8 @@ export const recordingImpls: Record<string, RouteImpl> = {
     const expiresAt = Date.now() + SIGNED_URL_TTL_MS;
     const signature = `mock_${env.seq.uuid().replaceAll('-', '')}`;
     env.signedRecordingUrls.set(signature, { path: recordingPath(req), expiresAt });
-    const url = new URL(req.request.url);
-    const base = url.pathname.slice(0, url.pathname.lastIndexOf('/api/v1/'));
     const body: RecordingUrl = {
-      url: `${url.origin}${base}${recordingPath(req)}?expires=${Math.floor(expiresAt / 1000)}&signature=${signature}`,
+      url: `${publicBaseOf(req)}${recordingPath(req)}?expires=${Math.floor(expiresAt / 1000)}&signature=${signature}`,
       expires_at: new Date(expiresAt).toISOString(),
     };
     return { status: 200, body };

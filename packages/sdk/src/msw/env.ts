@@ -24,6 +24,15 @@ export const idOf = (req: ParsedRequest): string => Object.values(req.params)[0]
 
 export const notFound = (what: string): MockReply => ({ status: 404, body: { detail: `${what} not found` } });
 
+/**
+ * Where the mocked server is reached, as a server without a configured public URL takes it from
+ * the request: its origin and the path before `/api/v1/`. Links it hands out start with it.
+ */
+export const publicBaseOf = (req: ParsedRequest): string => {
+  const url = new URL(req.request.url);
+  return `${url.origin}${url.pathname.slice(0, url.pathname.lastIndexOf('/api/v1/'))}`;
+};
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `workspace_id` for a new row: the request's workspace when it is a UUID, else the default. */

@@ -1,5 +1,5 @@
 import type { EvaluatorSuite, SuiteRun } from '@voice-eval/contract';
-import { type MockEnv, workspaceField } from './env.js';
+import { type MockEnv, publicBaseOf, workspaceField } from './env.js';
 import type { MockReply, ParsedRequest } from './respond.js';
 import { hashOf, saveRun } from './suite-run-progress.js';
 
@@ -85,7 +85,7 @@ export const startRun = (env: MockEnv, req: ParsedRequest, suite: EvaluatorSuite
     scope,
   );
   const agent = env.db.agents.get(suite.agent_id, req.workspaceId);
-  const run: SuiteRun = env.fixtures.suiteRun({
+  const made = env.fixtures.suiteRun({
     ...workspaceField(req),
     channel: agent?.connection?.kind === 'twilio_media_stream' ? 'voice' : 'text',
     suite_id: suite.id,
@@ -109,6 +109,8 @@ export const startRun = (env: MockEnv, req: ParsedRequest, suite: EvaluatorSuite
       pass_rate: null,
     })),
   });
+  // as a server whose public URL is the one the SDK calls, and that serves the console
+  const run: SuiteRun = { ...made, console_url: `${publicBaseOf(req)}/console/runs/${made.id}` };
   env.db.suiteRuns.create(run, scope);
   const repetitions = new Map<string, number>();
   let sourceRow = 0;

@@ -66,6 +66,8 @@ export const formatSummary = (
     `Suite "${run.suite_name}" run ${run.id}: ${run.status}, ${run.calls_total} calls ` +
       `(${run.calls_completed} completed, ${run.calls_failed} failed)`,
     ...(run.error_message ? [`Error: ${run.error_message}`] : []),
+    // null from a server without a public URL or without the console
+    ...(run.console_url ? [`Console: ${run.console_url}`] : []),
     `Pass rate: ${percent(run.pass_rate)}${threshold}`,
     ...metricLines(run),
     ...(comparison ? comparisonLines(comparison) : []),

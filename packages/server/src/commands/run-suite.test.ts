@@ -1,5 +1,6 @@
 import { type SuiteRunComparison, VoiceEval } from '@voice-eval/sdk';
 import { createVoiceEvalMocks, MOCK_WORKSPACE_ID } from '@voice-eval/sdk/msw';
+import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runSuite } from './run-suite.js';
@@ -140,6 +141,11 @@ describe('voice-eval run-suite', () => {
     expect(first.stderr).toMatch(/started run .* of suite "Booking agent" \(8 calls\)/);
     expect(first.stderr).toMatch(/running: 4\/8 calls ended \(4 completed, 0 failed\)/);
     expect(first.stderr).toMatch(/completed: 8\/8 calls ended/);
+    // the mocks answer as a server whose public URL is the one the SDK calls
+    const consoleUrl = `${BASE_URL}/console/runs/${report.run.id}`;
+    expect(report).toMatchObject({ console_url: consoleUrl, run: { console_url: consoleUrl } });
+    const started = JSON.parse((await run([suite.id, '--json'])).stdout);
+    expect(started.console_url).toBe(`${BASE_URL}/console/runs/${started.id}`);
     const passRate: number = report.run.pass_rate;
     expect(passRate).toBeGreaterThan(0);
     expect(passRate).toBeLessThan(0.99);
@@ -151,6 +157,11 @@ describe('voice-eval run-suite', () => {
     expect(atRate.stdout).toMatch(/Greets the caller +\d+\.\d%/);
     expect(atRate.stdout).toMatch(/Resolves the request +\d+\.\d%/);
     expect(atRate.stdout).toContain('Gate: passed');
+    expect(atRate.stdout).toMatch(
+      new RegExp(
+        `^Suite "Booking agent" run .*\nConsole: ${BASE_URL}/console/runs/[0-9a-f-]{36}\nPass rate: `,
+      ),
+    );
 
     const above = await run([suite.id, ...WAIT, '--fail-under', String(passRate + 0.01)]);
     expect(above.code).toBe(1);
@@ -237,6 +248,31 @@ describe('voice-eval run-suite', () => {
     const result = await run([suite.id, ...WAIT]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('Gate: FAILED: the run ended failed: The agent could not be reached.');
+  });
+
+  it('prints no console link when the server gives none, or is older than console_url', async () => {
+    const suite = await seedSuite();
+    server.use(
+      api.mocks.suiteRuns.get(({ params }) => ({
+        status: 200,
+        body: { ...api.db.suiteRuns.get(String(params.run_id))!, status: 'completed', console_url: null },
+      })),
+    );
+    const unset = await run([suite.id, ...WAIT]);
+    expect(unset.code).toBe(0);
+    expect(unset.stdout).toContain('Pass rate: ');
+    expect(unset.stdout).not.toContain('Console:');
+
+    // the mocks fill what the contract defaults: a raw handler answers as an older server
+    server.use(
+      http.get(`${BASE_URL}/api/v1/suite-runs/:run_id`, ({ params }) => {
+        const { console_url: _, ...older } = api.db.suiteRuns.get(String(params.run_id))!;
+        return HttpResponse.json({ ...older, status: 'completed' });
+      }),
+    );
+    const old = await run([suite.id, ...WAIT, '--json']);
+    expect(old.code).toBe(0);
+    expect(JSON.parse(old.stdout)).toMatchObject({ console_url: null, run: { console_url: null } });
   });
 
   it('API and connection errors exit 3 with the code and request id', async () => {

@@ -74,7 +74,18 @@ const execute = async (client: VoiceEval, options: RunSuiteOptions, io: RunSuite
   const exitCode = verdict.passed ? RUN_SUITE_EXIT.passed : RUN_SUITE_EXIT.gateFailed;
   if (options.json) {
     io.stdout(
-      JSON.stringify({ run, comparison: comparison ?? null, gate: verdict, exit_code: exitCode }, null, 2),
+      JSON.stringify(
+        {
+          run,
+          comparison: comparison ?? null,
+          gate: verdict,
+          exit_code: exitCode,
+          // at the top level, as in the run printed without --wait
+          console_url: run.console_url,
+        },
+        null,
+        2,
+      ),
     );
   } else {
     for (const line of formatSummary(run, comparison, verdict, options.failUnder)) io.stdout(line);

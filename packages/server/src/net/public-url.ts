@@ -13,3 +13,13 @@ export const mountPathOf = (req: Request): string => {
  */
 export const publicBaseUrl = (publicUrl: string | undefined, req: Request): string =>
   publicUrl ?? `${req.protocol}://${req.get('host') ?? 'localhost'}${mountPathOf(req)}`;
+
+/**
+ * The console's page at `path` (`/runs/<id>`) under the configured `publicUrl`, for links read
+ * away from any request (webhooks, the CLI): null without a public URL, or when the console is off.
+ */
+export const consoleUrl = (
+  config: { publicUrl?: string | undefined; console: boolean },
+  path: string,
+): string | null =>
+  config.publicUrl === undefined || !config.console ? null : `${config.publicUrl}/console${path}`;

@@ -4,6 +4,7 @@ import { paginate } from '../../db/paginate.js';
 import { iso, isoOrNull } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../errors.js';
+import { runConsoleUrl } from './console-url.js';
 import * as repo from './repo.js';
 import { settleRun } from './settle.js';
 
@@ -20,8 +21,13 @@ const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled
 /** Whether a run can still change. */
 export const isTerminal = (status: string): boolean => TERMINAL.has(status);
 
-/** A run row with its call counts and suite name as the wire's SuiteRun. */
-export const toSuiteRun = (row: repo.RunRecord, counts: repo.CallCounts, suiteName: string): SuiteRun => ({
+/** A run row with its call counts, suite name and console page as the wire's SuiteRun. */
+export const toSuiteRun = (
+  row: repo.RunRecord,
+  counts: repo.CallCounts,
+  suiteName: string,
+  pageUrl: string | null,
+): SuiteRun => ({
   id: row.id,
   organization_id: row.organization_id,
   workspace_id: row.workspace_id,
@@ -52,6 +58,7 @@ export const toSuiteRun = (row: repo.RunRecord, counts: repo.CallCounts, suiteNa
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
   created_by: row.created_by,
+  console_url: pageUrl,
 });
 
 /** A call row as the wire's SuiteRunCall. */
@@ -87,7 +94,9 @@ export const hydrate = async (deps: Deps, rows: repo.RunRecord[]): Promise<Suite
       rows.map((r) => r.suite_id),
     ),
   ]);
-  return rows.map((row) => toSuiteRun(row, counts.get(row.id)!, names.get(row.suite_id) ?? ''));
+  return rows.map((row) =>
+    toSuiteRun(row, counts.get(row.id)!, names.get(row.suite_id) ?? '', runConsoleUrl(deps, row.id)),
+  );
 };
 
 /** A run of the workspace (404 otherwise). */

@@ -7,6 +7,7 @@ import { listProviderRecords } from '../ai-providers/service.js';
 import { createEvaluation } from '../evaluations/create.js';
 import { getSuite } from '../evaluator-suites/service.js';
 import { DELIVER_TASK, type EventToEmit, emitEvents } from '../webhook-endpoints/service.js';
+import { runConsoleUrl } from './console-url.js';
 import type { RunRecord } from './repo.js';
 import { scoredCalls, summarise, voiceMeasuresOf } from './summaries.js';
 
@@ -18,6 +19,7 @@ const contextOf = (run: RunRecord) =>
 
 /** `suite_run.completed` / `suite_run.failed`, recorded in the transaction that finishes the run (the webhook outbox). */
 const runEvent = (
+  deps: Deps,
   run: RunRecord,
   outcome: {
     status: 'completed' | 'failed';
@@ -36,6 +38,7 @@ const runEvent = (
     status: outcome.status,
     pass_rate: outcome.passRate,
     error_message: outcome.error,
+    console_url: runConsoleUrl(deps, run.id),
   },
 });
 
@@ -97,7 +100,12 @@ const startScoring = (deps: Deps, runId: string): Promise<boolean> =>
       await trx('suite_runs')
         .where({ id: runId })
         .update({ status: 'failed', error_message: message, finished_at: now, updated_at: now });
-      const event = runEvent(run, { status: 'failed', evaluationId: null, passRate: null, error: message });
+      const event = runEvent(deps, run, {
+        status: 'failed',
+        evaluationId: null,
+        passRate: null,
+        error: message,
+      });
       await emitEvents(trx, [event], now);
     };
     if (completed.length === 0) {
@@ -144,7 +152,7 @@ const finishScoring = (deps: Deps, runId: string): Promise<boolean> =>
         .where({ id: runId })
         .update({ status: 'failed', error_message: message, finished_at: now, updated_at: now });
       const failed = { status: 'failed' as const, passRate: null, error: message };
-      await emitEvents(trx, [runEvent(run, { ...failed, evaluationId: run.evaluation_id })], now);
+      await emitEvents(trx, [runEvent(deps, run, { ...failed, evaluationId: run.evaluation_id })], now);
       return true;
     }
     const summary = summarise(await scoredCalls(trx, run));
@@ -161,7 +169,7 @@ const finishScoring = (deps: Deps, runId: string): Promise<boolean> =>
         updated_at: now,
       });
     const completed = { status: 'completed' as const, passRate: summary.passRate, error: null };
-    await emitEvents(trx, [runEvent(run, { ...completed, evaluationId: run.evaluation_id })], now);
+    await emitEvents(trx, [runEvent(deps, run, { ...completed, evaluationId: run.evaluation_id })], now);
     return true;
   });
 

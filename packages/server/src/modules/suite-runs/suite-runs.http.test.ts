@@ -18,6 +18,8 @@ describe('POST /evaluator-suites/{id}/runs', () => {
     const { suite } = await makeRunnableSuite(h, h, { personas: 2, scenarios: 2 });
     const run = SuiteRunSchema.parse(await startRun(h, h, suite.id, { runs_per_combination: 3 }));
     expect(run).toMatchObject({ status: 'pending', trigger: 'api', calls_total: 12, calls_pending: 12 });
+    // no public URL configured: no console link (console-url.http.test.ts has one)
+    expect(run.console_url).toBeNull();
     expect(run.combination_ids).toEqual(suite.combinations.map((c) => c.id));
     const calls = (await get(`/api/v1/suite-runs/${run.id}/calls?page_size=100`)).body;
     expect(calls.total).toBe(12);
@@ -203,6 +205,7 @@ describe('suite_run webhook events', () => {
           status: 'failed',
           pass_rate: null,
           error_message: expect.stringMatching(/^No call completed/),
+          console_url: null,
         },
       },
     ]);
