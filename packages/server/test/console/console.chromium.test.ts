@@ -4,14 +4,11 @@ import express from 'express';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsoleRouter } from '../../src/http/console.js';
-import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
-import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
-import { type SpeechProviderDouble, startSpeechProviderDouble } from '../../src/testing/speech-provider.js';
-import { createSpeechRegistry } from '../../src/testing/speech-registry.js';
 import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
 import { browserTitle, expectAccessible, launchChromium, screenshot, skipBrowser } from '../browser.js';
 import { makeRunnableSuite, startRun } from '../factories/suite-runs.js';
 import { createHarness, type Harness } from '../harness.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../voice-doubles.js';
 import { ensureConsoleBuild } from './console-build.js';
 
 /**
@@ -23,9 +20,7 @@ import { ensureConsoleBuild } from './console-build.js';
 const PASSWORD = 'correct horse battery';
 const FLAGGED_METRIC = 'Confirms the booking';
 let h: Harness;
-let judge: JudgeDouble;
-let persona: PersonaDouble;
-let speech: SpeechProviderDouble;
+let doubles: VoiceDoubles;
 let agent: VoiceAgentDouble;
 let browser: Browser;
 let context: BrowserContext;
@@ -66,8 +61,7 @@ const logIn = async (page: Page, email = h.owner.user.email) => {
 describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
   beforeAll(async () => {
     await ensureConsoleBuild();
-    const registry = createSpeechRegistry();
-    judge = await startJudgeDouble({
+    doubles = await startVoiceDoubles({
       answer: (metric) => !flaggedKey(metric.key),
       rationale: (metric) => (flaggedKey(metric.key) ? 'The agent never read the booking back.' : 'Fine.'),
       evidence: (metric, transcript) => {
@@ -75,20 +69,15 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
         return cited ? [cited] : [];
       },
     });
-    persona = await startPersonaDouble({ forwardTo: judge.url });
-    speech = await startSpeechProviderDouble({ registry });
-    agent = await startVoiceAgentDouble({ registry, latencyMs: 700, hangUpAfterGoodbye: true });
+    agent = await startVoiceAgentDouble({
+      registry: doubles.registry,
+      latencyMs: 700,
+      hangUpAfterGoodbye: true,
+    });
     h = await createHarness({
       fetchAllowlist: ['127.0.0.1'],
       simulationTurnTimeoutMs: 4000,
-      env: {
-        VOICE_EVAL_LLM_BASE_URL: persona.url,
-        VOICE_EVAL_LLM_MODEL: 'caller-and-judge',
-        VOICE_EVAL_STT_BASE_URL: speech.url,
-        VOICE_EVAL_STT_MODEL: 'whisper-1',
-        VOICE_EVAL_TTS_BASE_URL: speech.url,
-        VOICE_EVAL_TTS_MODEL: 'tts-1',
-      },
+      env: doubles.env,
     });
     const { suite, metrics } = await makeRunnableSuite(h, h, {
       connection: { kind: 'twilio_media_stream', url: agent.url },
@@ -120,7 +109,7 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
 
   afterAll(async () => {
     await browser?.close();
-    await Promise.all([judge?.close(), persona?.close(), speech?.close(), agent?.close()]);
+    await Promise.all([doubles?.close(), agent?.close()]);
   });
 
   it('sends to the login and back, then lists the runs', async () => {

@@ -1,14 +1,11 @@
 import { SuiteRunSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLINIC_GREETING } from '../../src/testing/clinic-agent.js';
-import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
-import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
-import { type SpeechProviderDouble, startSpeechProviderDouble } from '../../src/testing/speech-provider.js';
-import { createSpeechRegistry } from '../../src/testing/speech-registry.js';
 import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
 import { decodeWav, rmsDbfs } from '../../src/voice/audio/index.js';
 import { makeRunnableSuite, startRun } from '../factories/suite-runs.js';
 import { createHarness, type Harness } from '../harness.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../voice-doubles.js';
 
 /**
  * Suite runs over the voice channel end to end, in real time over loopback: the platform plays
@@ -20,36 +17,20 @@ import { createHarness, type Harness } from '../harness.js';
 // above the double's own VAD hangover (400 ms), so it can answer exactly this long after the caller stops
 const LATENCY_MS = 700;
 let h: Harness;
-let judge: JudgeDouble;
-let persona: PersonaDouble;
-let speech: SpeechProviderDouble;
+let doubles: VoiceDoubles;
 const agents: VoiceAgentDouble[] = [];
-const registry = createSpeechRegistry();
 
 beforeAll(async () => {
-  judge = await startJudgeDouble();
-  persona = await startPersonaDouble({ forwardTo: judge.url });
-  speech = await startSpeechProviderDouble({ registry });
-  h = await createHarness({
-    fetchAllowlist: ['127.0.0.1'],
-    simulationTurnTimeoutMs: 4000,
-    env: {
-      VOICE_EVAL_LLM_BASE_URL: persona.url,
-      VOICE_EVAL_LLM_MODEL: 'caller-and-judge',
-      VOICE_EVAL_STT_BASE_URL: speech.url,
-      VOICE_EVAL_STT_MODEL: 'whisper-1',
-      VOICE_EVAL_TTS_BASE_URL: speech.url,
-      VOICE_EVAL_TTS_MODEL: 'tts-1',
-    },
-  });
+  doubles = await startVoiceDoubles();
+  h = await createHarness({ fetchAllowlist: ['127.0.0.1'], simulationTurnTimeoutMs: 4000, env: doubles.env });
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([judge.close(), persona.close(), speech.close(), ...agents.map((a) => a.close())]);
+  await Promise.all([doubles.close(), ...agents.map((a) => a.close())]);
 });
 
 const voiceAgent = async (options: Parameters<typeof startVoiceAgentDouble>[0] = {}) => {
   const agent = await startVoiceAgentDouble({
-    registry,
+    registry: doubles.registry,
     latencyMs: LATENCY_MS,
     hangUpAfterGoodbye: true,
     ...options,
@@ -199,7 +180,9 @@ describe('suite runs over a Twilio Media Stream', () => {
     expect(agent.streams[0]!.heard.map((u) => u.text).filter(Boolean), timeline).toEqual(said);
     // the transcript came from diarising the recording by channel: the caller's channel was
     // transcribed (the call itself only transcribes the agent), and turns carry audio-timeline times
-    const callerChannel = speech.transcribed.filter((t) => t.utterances.some((u) => said.includes(u.text)));
+    const callerChannel = doubles.speech.transcribed.filter((t) =>
+      t.utterances.some((u) => said.includes(u.text)),
+    );
     expect(callerChannel).toHaveLength(1);
     expect(callerChannel[0]).toMatchObject({ channels: 1, model: 'whisper-1' });
     const starts = row.diarised_transcript.map((t: { start_ms: number }) => t.start_ms);

@@ -3,10 +3,6 @@ import { SuiteRunSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../../src/commands/set-plan.js';
 import { S3Storage } from '../../src/storage/index.js';
-import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
-import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
-import { type SpeechProviderDouble, startSpeechProviderDouble } from '../../src/testing/speech-provider.js';
-import { createSpeechRegistry } from '../../src/testing/speech-registry.js';
 import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
 import { decodeWav } from '../../src/voice/audio/index.js';
 import { silentWav } from '../doubles/recordings.js';
@@ -14,6 +10,7 @@ import { type S3Double, startS3Double } from '../doubles/s3.js';
 import { uploadFile } from '../factories/personas.js';
 import { makeRunnableSuite, startRun } from '../factories/suite-runs.js';
 import { createHarness, type Harness } from '../harness.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../voice-doubles.js';
 
 /**
  * The blob paths of a voice suite run on the S3 store: the persona's ambient audio is uploaded
@@ -24,20 +21,19 @@ import { createHarness, type Harness } from '../harness.js';
 
 let h: Harness;
 let s3: S3Double;
-let judge: JudgeDouble;
-let persona: PersonaDouble;
-let speech: SpeechProviderDouble;
+let doubles: VoiceDoubles;
 let agent: VoiceAgentDouble;
-const registry = createSpeechRegistry();
 /** Blob keys the server read, in order (its S3 storage, observed). */
 const reads: string[] = [];
 
 beforeAll(async () => {
   s3 = await startS3Double();
-  judge = await startJudgeDouble();
-  persona = await startPersonaDouble({ forwardTo: judge.url });
-  speech = await startSpeechProviderDouble({ registry });
-  agent = await startVoiceAgentDouble({ registry, latencyMs: 500, hangUpAfterGoodbye: true });
+  doubles = await startVoiceDoubles();
+  agent = await startVoiceAgentDouble({
+    registry: doubles.registry,
+    latencyMs: 500,
+    hangUpAfterGoodbye: true,
+  });
   h = await createHarness({
     fetchAllowlist: ['127.0.0.1'],
     simulationTurnTimeoutMs: 4000,
@@ -45,15 +41,7 @@ beforeAll(async () => {
     s3Bucket: s3.bucket,
     s3Endpoint: s3.endpoint,
     s3ForcePathStyle: true,
-    env: {
-      ...s3.env,
-      VOICE_EVAL_LLM_BASE_URL: persona.url,
-      VOICE_EVAL_LLM_MODEL: 'caller-and-judge',
-      VOICE_EVAL_STT_BASE_URL: speech.url,
-      VOICE_EVAL_STT_MODEL: 'whisper-1',
-      VOICE_EVAL_TTS_BASE_URL: speech.url,
-      VOICE_EVAL_TTS_MODEL: 'tts-1',
-    },
+    env: { ...s3.env, ...doubles.env },
   });
   const storage = h.server.deps.storage;
   const get = storage.get.bind(storage);
@@ -65,7 +53,7 @@ beforeAll(async () => {
   h.server.deps.authCache.clear();
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([judge.close(), persona.close(), speech.close(), agent.close()]);
+  await Promise.all([doubles.close(), agent.close()]);
   await s3.close();
 });
 

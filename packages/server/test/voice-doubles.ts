@@ -1,0 +1,41 @@
+import { type JudgeDouble, type JudgeDoubleOptions, startJudgeDouble } from '../src/testing/judge.js';
+import { type PersonaDouble, startPersonaDouble } from '../src/testing/persona.js';
+import { type SpeechProviderDouble, startSpeechProviderDouble } from '../src/testing/speech-provider.js';
+import { createSpeechRegistry, type SpeechRegistry } from '../src/testing/speech-registry.js';
+
+/** The model and speech doubles a voice run needs, and the server environment that points at them. */
+export type VoiceDoubles = {
+  judge: JudgeDouble;
+  persona: PersonaDouble;
+  speech: SpeechProviderDouble;
+  /** Shared by the speech double and the voice agents, so no speech engine is needed. */
+  registry: SpeechRegistry;
+  /** `VOICE_EVAL_*` variables: the persona double as the LLM (it forwards judge prompts), the speech double as STT and TTS. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+};
+
+/** Starts a judge, a persona that forwards judge prompts to it, and a speech double, on loopback. */
+export const startVoiceDoubles = async (judgeOptions: JudgeDoubleOptions = {}): Promise<VoiceDoubles> => {
+  const registry = createSpeechRegistry();
+  const judge = await startJudgeDouble(judgeOptions);
+  const persona = await startPersonaDouble({ forwardTo: judge.url });
+  const speech = await startSpeechProviderDouble({ registry });
+  return {
+    judge,
+    persona,
+    speech,
+    registry,
+    env: {
+      VOICE_EVAL_LLM_BASE_URL: persona.url,
+      VOICE_EVAL_LLM_MODEL: 'caller-and-judge',
+      VOICE_EVAL_STT_BASE_URL: speech.url,
+      VOICE_EVAL_STT_MODEL: 'whisper-1',
+      VOICE_EVAL_TTS_BASE_URL: speech.url,
+      VOICE_EVAL_TTS_MODEL: 'tts-1',
+    },
+    close: async () => {
+      await Promise.all([judge.close(), persona.close(), speech.close()]);
+    },
+  };
+};
