@@ -1,11 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link } from '@tanstack/react-router';
-import type { EvaluationResult, TranscriptTurn } from '@voice-eval/contract';
+import type { EvaluationResult, TranscriptTurn, VoiceEvent } from '@voice-eval/contract';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Loading, ProblemView } from '../components/problem.tsx';
 import { useClient } from '../components/session-context.tsx';
+import { HelpDialog } from '../components/shortcuts-dialog.tsx';
+import { Verdicts } from '../components/verdicts.tsx';
+import { EventList } from '../components/voice-events.tsx';
 import type { Player } from '../components/waveform.tsx';
-import { clock, milliseconds } from '../format.ts';
+import { clock } from '../format.ts';
 import { transcriptOf } from '../transcript.ts';
 
 const Waveform = lazy(() => import('../components/waveform.tsx'));
@@ -94,7 +97,7 @@ interface CallViewProps {
   recordingUrl: string | undefined;
   recordingError: unknown;
   hasRecording: boolean;
-  events: NonNullable<Parameters<typeof Waveform>[0]['events']>;
+  events: VoiceEvent[];
   results: EvaluationResult[];
   verdictsState: 'loading' | 'none' | 'ready';
   runId: string | undefined;
@@ -323,109 +326,5 @@ const CallView = (props: CallViewProps) => {
       </div>
       {help && <HelpDialog onClose={() => setHelp(false)} />}
     </section>
-  );
-};
-
-const Verdicts = ({
-  results,
-  selected,
-  onQuote,
-}: {
-  results: EvaluationResult[];
-  selected: string | undefined;
-  onQuote: (turnIndex: number) => void;
-}) => {
-  const ordered = [...results].sort((a, b) => Number(b.flagged) - Number(a.flagged));
-  const selectedRef = useRef<HTMLLIElement>(null);
-  useEffect(() => {
-    // scrollIntoView returns a promise in newer browsers: not an effect's clean-up
-    void selectedRef.current?.scrollIntoView({ block: 'nearest' });
-  }, []);
-  return (
-    <ul className="verdicts">
-      {ordered.map((result) => (
-        <li
-          key={result.metric_id}
-          ref={result.metric_id === selected ? selectedRef : undefined}
-          className={`verdict${result.flagged ? ' flagged' : ''}${result.metric_id === selected ? ' selected' : ''}`}
-        >
-          <div className="verdict-head">
-            <strong>{result.metric_name}</strong>
-            <span className={result.flagged ? 'badge bad' : 'badge good'}>
-              {result.flagged ? 'flagged' : 'passed'}
-            </span>
-            <span className="muted">{verdictValue(result.value)}</span>
-          </div>
-          {result.rationale && <p>{result.rationale}</p>}
-          {result.evidence.length > 0 && (
-            <ul className="evidence">
-              {result.evidence.map((e, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: quotes may repeat
-                <li key={i}>
-                  <button
-                    type="button"
-                    onClick={() => onQuote(e.turn_index)}
-                    data-evidence-turn={e.turn_index}
-                  >
-                    “{e.quote}” <span className="muted">turn {e.turn_index + 1}</span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </li>
-      ))}
-    </ul>
-  );
-};
-
-const verdictValue = (value: EvaluationResult['value']): string =>
-  value === null ? 'no value' : Array.isArray(value) ? value.join(', ') : String(value);
-
-const EventList = ({ events, onSeek }: { events: CallViewProps['events']; onSeek: (ms: number) => void }) => (
-  <details className="events">
-    <summary>{events.length} voice events</summary>
-    <ul>
-      {events.map((event, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: events are in time order and never reorder
-        <li key={i}>
-          <button type="button" className="link" onClick={() => onSeek(event.at_ms)}>
-            {clock(event.at_ms)}
-          </button>{' '}
-          {event.kind === 'interruption'
-            ? `${event.by === 'caller' ? 'Caller barges in' : 'Agent interrupts'} (${milliseconds(event.overlap_ms)} overlap${
-                event.yielded === null ? '' : event.yielded ? ', agent yielded' : ', agent kept talking'
-              })`
-            : `${event.kind === 'latency_gap' ? 'Agent latency' : 'Silence'} ${milliseconds(event.duration_ms)}`}
-        </li>
-      ))}
-    </ul>
-  </details>
-);
-
-const HelpDialog = ({ onClose }: { onClose: () => void }) => {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    ref.current?.showModal();
-  }, []);
-  return (
-    <dialog ref={ref} onClose={onClose} aria-labelledby="shortcuts-title">
-      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
-      <dl className="shortcuts">
-        <dt>Space</dt>
-        <dd>Play or pause</dd>
-        <dt>← →</dt>
-        <dd>Back or forward 5 seconds</dd>
-        <dt>j k</dt>
-        <dd>Next or previous turn</dd>
-        <dt>[ ]</dt>
-        <dd>Previous or next quote of a flagged verdict</dd>
-        <dt>?</dt>
-        <dd>Show or hide this help</dd>
-      </dl>
-      <button type="button" onClick={onClose}>
-        Close
-      </button>
-    </dialog>
   );
 };
