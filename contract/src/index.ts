@@ -131,3 +131,4 @@ export * from './resources/voice-metric.js';
 export * from './resources/webhook-endpoint.js';
 export * from './resources/webhook-event.js';
 export * from './resources/workspace.js';
+export * from './source-transcript.js';

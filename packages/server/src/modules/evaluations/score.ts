@@ -1,4 +1,8 @@
-import type { EvaluationResult, EvaluationRowErrorSchema } from '@voice-eval/contract';
+import {
+  type EvaluationResult,
+  type EvaluationRowErrorSchema,
+  parseSourceTranscript,
+} from '@voice-eval/contract';
 import type { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import {
@@ -9,7 +13,6 @@ import {
   renderPrompt,
 } from '../../providers/index.js';
 import { recordUsage } from '../../usage/record-usage.js';
-import { parseSourceTranscript } from '../call-imports/source-transcript.js';
 import type { JudgedTurn } from './evidence.js';
 import type { ProviderRecordsSource } from './provider-records.js';
 import {

@@ -1,5 +1,5 @@
+import { parseSourceTranscript } from '@voice-eval/contract';
 import { describe, expect, it } from 'vitest';
-import { parseSourceTranscript } from '../call-imports/source-transcript.js';
 import { clip, evidenceOf, MAX_QUOTE_CHARS, turnsOf } from './evidence.js';
 
 const turns = [

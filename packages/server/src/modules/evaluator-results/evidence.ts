@@ -1,6 +1,5 @@
-import type { TranscriptTurn } from '@voice-eval/contract';
+import { parseSourceTranscript, type TranscriptTurn } from '@voice-eval/contract';
 import { tokenize } from '../../clustering/index.js';
-import { parseSourceTranscript } from '../call-imports/source-transcript.js';
 
 /** A speaker turn as evidence shows it. */
 export type EvidenceTurn = { speaker: 'agent' | 'user'; text: string };
