@@ -1,9 +1,7 @@
-import type { QueryClient } from '@tanstack/react-query';
-import { createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { createRoute, createRouter, redirect } from '@tanstack/react-router';
 import { SuiteRunCallStatusSchema, SuiteRunStatusSchema } from '@voice-eval/contract';
 import { z } from 'zod';
 import { ProblemView } from './components/problem.tsx';
-import { Shell } from './components/shell.tsx';
 import { CallPage } from './pages/call.tsx';
 import { ClustersPage } from './pages/clusters.tsx';
 import { ComparePage } from './pages/compare.tsx';
@@ -11,43 +9,15 @@ import { LoginPage } from './pages/login.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { RunPage } from './pages/run.tsx';
 import { RunsPage } from './pages/runs.tsx';
-import type { ConsoleSession } from './session.ts';
+import { appRoute, optional, page, type RouterContext, rootRoute, uuid } from './routes/root.tsx';
 
-export interface RouterContext {
-  session: ConsoleSession;
-  queryClient: QueryClient;
-}
-
-/**
- * Search params are parsed, never trusted: a value that does not fit is dropped (`catch`), so a
- * hand-edited or stale link still opens its page.
- */
-const optional = <T extends z.ZodTypeAny>(schema: T) => schema.optional().catch(undefined);
-const page = z.coerce.number().int().min(1).optional().catch(undefined);
-const uuid = optional(z.string().uuid());
-
-const rootRoute = createRootRouteWithContext<RouterContext>()({
-  notFoundComponent: NotFoundPage,
-});
+export type { RouterContext };
 
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: 'login',
   validateSearch: z.object({ redirect: optional(z.string().regex(/^\/(?!\/)/)) }),
   component: LoginPage,
-});
-
-/** Every page but the login: waits for the session, and sends to the login (and back) without one. */
-const appRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  id: 'app',
-  beforeLoad: async ({ context, location }) => {
-    await context.session.start().catch(() => false);
-    if (context.session.state !== 'signed-in') {
-      throw redirect({ to: '/login', search: { redirect: location.href } });
-    }
-  },
-  component: Shell,
 });
 
 const indexRoute = createRoute({
