@@ -248,7 +248,12 @@ export const SuiteRunCallSchema = z.object({
 });
 export type SuiteRunCall = z.infer<typeof SuiteRunCallSchema>;
 
-export const SuiteRunCallListQuerySchema = z.object({ status: SuiteRunCallStatusSchema.optional() });
+/** A run's calls: by status, and by the persona or scenario of their combination. */
+export const SuiteRunCallListQuerySchema = z.object({
+  status: SuiteRunCallStatusSchema.optional(),
+  persona_id: Uuid.optional(),
+  scenario_id: Uuid.optional(),
+});
 
 export const SuiteRunCompareQuerySchema = z.object({
   /** The run to compare with; default: the suite's previous completed run. */

@@ -161,10 +161,16 @@ export const callCounts = async (db: Knex, runIds: readonly string[]): Promise<M
   return counts;
 };
 
-/** Calls of a run, optionally in one status, unordered: see `paginate`. */
-export const callsQuery = (db: Knex, runId: string, filters: { status?: string }) => {
+/** Calls of a run, optionally in one status, of one persona or scenario, unordered: see `paginate`. */
+export const callsQuery = (
+  db: Knex,
+  runId: string,
+  filters: { status?: string; persona_id?: string; scenario_id?: string },
+) => {
   const base = db('suite_run_calls').where({ run_id: runId });
   if (filters.status) base.andWhere('status', filters.status);
+  if (filters.persona_id) base.andWhere('persona_id', filters.persona_id);
+  if (filters.scenario_id) base.andWhere('scenario_id', filters.scenario_id);
   return base;
 };
 

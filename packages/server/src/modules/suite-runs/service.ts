@@ -143,12 +143,12 @@ export const getCall = async (
   return toSuiteRunCall(row);
 };
 
-/** A run's calls, newest first (the last queued first), optionally in one status. */
+/** A run's calls, newest first (the last queued first), optionally in one status, persona or scenario. */
 export const listCalls = async (
   deps: Deps,
   ctx: RequestContext,
   id: string,
-  query: PageQuery & { status?: SuiteRunCall['status'] },
+  query: PageQuery & { status?: SuiteRunCall['status']; persona_id?: string; scenario_id?: string },
 ) => {
   await findRunOr404(deps, ctx, id);
   return paginate(repo.callsQuery(deps.db, id, query), query, toSuiteRunCall, { createdAt: 'position' });

@@ -32,6 +32,19 @@ describe('POST /evaluator-suites/{id}/runs', () => {
     );
   });
 
+  it('lists the calls of one persona or one scenario, and refuses an id that is not one', async () => {
+    const { suite } = await makeRunnableSuite(h, h, { personas: 2, scenarios: 3 });
+    const run = SuiteRunSchema.parse(await startRun(h, h, suite.id));
+    const [persona, scenario] = [suite.combinations[0]!.persona_id, suite.combinations[0]!.scenario_id];
+    const calls = `/api/v1/suite-runs/${run.id}/calls`;
+    const ofPersona = (await get(`${calls}?persona_id=${persona}`)).body;
+    expect(ofPersona.total).toBe(3);
+    expect(ofPersona.items.every((c: { persona_id: string }) => c.persona_id === persona)).toBe(true);
+    expect((await get(`${calls}?scenario_id=${scenario}`)).body.total).toBe(2);
+    expect((await get(`${calls}?persona_id=${persona}&scenario_id=${scenario}`)).body.total).toBe(1);
+    expectProblem(await get(`${calls}?persona_id=someone`), 422, 'validation_failed');
+  });
+
   it('takes a POST with no body as a run of every combination', async () => {
     const { suite } = await makeRunnableSuite(h, h, { scenarios: 2 });
     const reply = await h.request('POST', `/api/v1/evaluator-suites/${suite.id}/runs`, {
