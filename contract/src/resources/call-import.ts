@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { qArray, qInt, StringMap, Timestamp, Uuid } from '../common.js';
-import { CallImportRowFilterQuerySchema, CallImportRowSchema } from './call-import-row.js';
+import {
+  CallImportRowFilterQuerySchema,
+  CallImportRowSchema,
+  DIARISATION_ERROR_CODES,
+} from './call-import-row.js';
 import { EvaluationStatusSchema } from './evaluation.js';
 import { TagSchema } from './tag.js';
 
@@ -135,9 +139,23 @@ export const CallImportDetailQuerySchema = CallImportRowFilterQuerySchema.extend
   row_offset: qInt.pipe(z.number().int().min(0)).default('0'),
 });
 
-/** An import with a window of its rows and the number of rows matching the filters. */
+/**
+ * Transcription and diarisation over every row of an import (not only the filtered window): rows
+ * per status, and the failed rows per error code.
+ */
+export const DiarisationSummarySchema = z.object({
+  pending: z.number().int().min(0),
+  running: z.number().int().min(0),
+  completed: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  errors_by_code: z.record(z.enum(DIARISATION_ERROR_CODES), z.number().int().min(0)),
+});
+export type DiarisationSummary = z.infer<typeof DiarisationSummarySchema>;
+
+/** An import with a window of its rows, the number of rows matching the filters, and its diarisation. */
 export const CallImportDetailSchema = CallImportResourceSchema.extend({
   rows: z.array(CallImportRowSchema),
   rows_total: z.number().int().min(0),
+  diarisation: DiarisationSummarySchema,
 });
 export type CallImportDetail = z.infer<typeof CallImportDetailSchema>;

@@ -1,4 +1,4 @@
-import type { CallImportRow, TranscribeResult } from '@voice-eval/contract';
+import type { CallImportRow, DiarisationSummary, TranscribeResult } from '@voice-eval/contract';
 import { createRow, filterRows, patchRow } from './crud.js';
 import { idOf, type MockEnv, notFound, paginate, type RouteImpl } from './env.js';
 import type { ParsedRequest } from './respond.js';
@@ -101,6 +101,18 @@ const cancelDiarisation: RouteImpl = (req, env) => {
   return { status: 200, body: { cancelled, skipped: rows.length - cancelled } };
 };
 
+/** Rows per diarisation status and failed rows per error code, as the server counts them. */
+const diarisationOf = (rows: CallImportRow[]): DiarisationSummary => {
+  const summary: DiarisationSummary = { pending: 0, running: 0, completed: 0, failed: 0, errors_by_code: {} };
+  for (const row of rows) {
+    if (row.diarised_transcript_status) summary[row.diarised_transcript_status] += 1;
+    const code =
+      row.diarised_transcript_status === 'failed' ? row.diarised_transcript_error?.code : undefined;
+    if (code) summary.errors_by_code[code] = (summary.errors_by_code[code] ?? 0) + 1;
+  }
+  return summary;
+};
+
 const scopeKey = (query: Record<string, unknown>) => JSON.stringify(Object.entries(query).sort());
 
 /** Routes that start or track background work, uploads and other actions with side effects. */
@@ -129,7 +141,15 @@ export const workImpls: Record<string, RouteImpl> = {
     const window = rows
       .sort((a, b) => a.source_row - b.source_row)
       .slice(Number(row_offset), Number(row_offset) + Number(row_limit));
-    return { status: 200, body: { ...found, rows: window, rows_total: rows.length } };
+    return {
+      status: 200,
+      body: {
+        ...found,
+        rows: window,
+        rows_total: rows.length,
+        diarisation: diarisationOf(rowsOf(env, found.id)),
+      },
+    };
   },
   'callImports.rowIds': (req, env) => {
     if (!env.db.callImports.get(idOf(req), req.workspaceId)) return notFound('Call import');

@@ -163,12 +163,10 @@ export class CallImports extends Resource {
     id: string,
     options: PollOptions<TranscriptionProgress> = {},
   ): Promise<CallImportDetail> {
-    const count = (status: 'pending' | 'running', signal?: AbortSignal) =>
-      this.get(id, { diarised_status: status, row_limit: 1 }, { signal }).then((d) => d.rows_total);
     await poll(
       async (signal) => {
-        const [pending, running] = await Promise.all([count('pending', signal), count('running', signal)]);
-        return { pending, running };
+        const { diarisation } = await this.get(id, { row_limit: 1 }, { signal });
+        return { pending: diarisation.pending, running: diarisation.running };
       },
       (p) => p.pending === 0 && p.running === 0,
       options,

@@ -168,6 +168,14 @@ describe('diarisation workers', () => {
     await transcribe(imp.id, { mode: 'llm_only', diarization_llm_model: 'gpt-4o-mini' });
     const detail = await settled(imp.id);
     expect(detail).toMatchObject({ completed_rows: 0, failed_rows: 5 });
+    // the import's diarisation: every row, failed ones counted by code
+    expect(detail.diarisation).toEqual({
+      pending: 0,
+      running: 0,
+      completed: 0,
+      failed: 5,
+      errors_by_code: { provider_audio_unsupported: 1, audio_unavailable: 4 },
+    });
     const errors = detail.rows.map(
       (r: { diarised_transcript_error: unknown }) => r.diarised_transcript_error,
     );

@@ -1,5 +1,6 @@
 import type {
   DiarisationError,
+  DiarisationSummary,
   DiarisedTranscriptStatus,
   TranscriptTurn,
   VoiceEvent,
@@ -72,6 +73,29 @@ export const rowsQuery = (db: Knex, callImportId: string, filters: RowFilters) =
   if (filters.q) base.whereILike('conversation_id', `%${escapeLike(filters.q)}%`);
   if (filters.diarised_status) base.where('diarised_transcript_status', filters.diarised_status);
   return base;
+};
+
+/** Rows per diarisation status, and failed rows per error code, over every row of the import. */
+export const diarisationSummary = async (db: Knex, callImportId: string): Promise<DiarisationSummary> => {
+  const [statuses, codes] = await Promise.all([
+    db('call_import_rows')
+      .where('call_import_id', callImportId)
+      .whereNotNull('diarised_transcript_status')
+      .groupBy('diarised_transcript_status')
+      .select('diarised_transcript_status as status', db.raw('count(*)::int as n')) as Promise<
+      Array<{ status: DiarisedTranscriptStatus; n: number }>
+    >,
+    db('call_import_rows')
+      .where({ call_import_id: callImportId, diarised_transcript_status: 'failed' })
+      .groupByRaw("diarised_transcript_error->>'code'")
+      .select(db.raw("diarised_transcript_error->>'code' as code"), db.raw('count(*)::int as n')) as Promise<
+      Array<{ code: DiarisationError['code'] | null; n: number }>
+    >,
+  ]);
+  const summary: DiarisationSummary = { pending: 0, running: 0, completed: 0, failed: 0, errors_by_code: {} };
+  for (const { status, n } of statuses) summary[status] = n;
+  for (const { code, n } of codes) if (code) summary.errors_by_code[code] = n;
+  return summary;
 };
 
 /** One row of the import, with the wire's columns (undefined when the import has no such row). */

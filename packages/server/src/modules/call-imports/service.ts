@@ -101,7 +101,7 @@ export const getCallImport = async (deps: Deps, ctx: RequestContext, id: string)
   return (await hydrate(deps, [row]))[0]!;
 };
 
-/** The import with a window of its rows in source order, and how many rows match the filters. */
+/** The import with a window of its rows in source order, how many rows match the filters, and its diarisation. */
 export const getCallImportDetail = async (
   deps: Deps,
   ctx: RequestContext,
@@ -110,7 +110,7 @@ export const getCallImportDetail = async (
 ): Promise<CallImportDetail> => {
   const callImport = await getCallImport(deps, ctx, id);
   const filtered = rows.rowsQuery(deps.db, id, query);
-  const [window, counted] = await Promise.all([
+  const [window, counted, diarisation] = await Promise.all([
     filtered
       .clone()
       .select(rows.ROW_COLUMNS)
@@ -118,11 +118,13 @@ export const getCallImportDetail = async (
       .limit(query.row_limit)
       .offset(query.row_offset),
     filtered.clone().count({ n: '*' }),
+    rows.diarisationSummary(deps.db, id),
   ]);
   return {
     ...callImport,
     rows: (window as rows.RowRecord[]).map(toCallImportRow),
     rows_total: Number(counted[0]?.n ?? 0),
+    diarisation,
   };
 };
 
