@@ -42,6 +42,8 @@ const runRoute = createRoute({
     status: optional(SuiteRunCallStatusSchema),
     flagged: optional(z.boolean()),
     metric: uuid,
+    persona: uuid,
+    scenario: uuid,
     page,
   }),
   component: RunPage,

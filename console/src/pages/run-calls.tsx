@@ -1,6 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
-import { SUITE_RUN_CALL_STATUSES, type SuiteRun, type SuiteRunCallStatus } from '@voice-eval/contract';
+import {
+  SUITE_RUN_CALL_STATUSES,
+  type SuiteRun,
+  type SuiteRunCallStatus,
+  type SuiteRunCombinationSummary,
+} from '@voice-eval/contract';
 import { Pager } from '../components/pager.tsx';
 import { Loading, ProblemView } from '../components/problem.tsx';
 import { useClient } from '../components/session-context.tsx';
@@ -22,7 +27,7 @@ export const Calls = ({ run }: { run: SuiteRun }) => {
   return (
     <>
       <div className="page-head">
-        <h2>Calls</h2>
+        <h2 id="calls">Calls</h2>
         <label>
           Status{' '}
           <select
@@ -38,6 +43,20 @@ export const Calls = ({ run }: { run: SuiteRun }) => {
             ))}
           </select>
         </label>
+        <ChoiceFilter
+          label="Persona"
+          value={search.persona}
+          choices={uniqueBy(run.combination_summary, 'persona_id', 'persona_name')}
+          disabled={search.flagged === true}
+          onChange={(persona) => filter({ persona })}
+        />
+        <ChoiceFilter
+          label="Scenario"
+          value={search.scenario}
+          choices={uniqueBy(run.combination_summary, 'scenario_id', 'scenario_name')}
+          disabled={search.flagged === true}
+          onChange={(scenario) => filter({ scenario })}
+        />
         <label>
           <input
             type="checkbox"
@@ -78,8 +97,23 @@ const CallTable = ({ run }: { run: SuiteRun }) => {
   const search = route.useSearch();
   const page = search.page ?? 1;
   const calls = useQuery({
-    queryKey: ['run-calls', run.id, search.status, page, run.calls_completed + run.calls_failed],
-    queryFn: () => client.suiteRuns.listCalls(run.id, { status: search.status, page, page_size: PAGE_SIZE }),
+    queryKey: [
+      'run-calls',
+      run.id,
+      search.status,
+      search.persona,
+      search.scenario,
+      page,
+      run.calls_completed + run.calls_failed,
+    ],
+    queryFn: () =>
+      client.suiteRuns.listCalls(run.id, {
+        status: search.status,
+        persona_id: search.persona,
+        scenario_id: search.scenario,
+        page,
+        page_size: PAGE_SIZE,
+      }),
     placeholderData: keepPreviousData,
   });
   if (calls.isPending) return <Loading what="calls" />;
@@ -197,3 +231,43 @@ const RunPager = ({ run, total }: { run: SuiteRun; total: number }) => {
     />
   );
 };
+
+type Choice = { id: string; name: string };
+
+/** The distinct personas (or scenarios) of a run's combinations, by name. */
+const uniqueBy = (
+  combinations: SuiteRunCombinationSummary[],
+  id: 'persona_id' | 'scenario_id',
+  name: 'persona_name' | 'scenario_name',
+): Choice[] =>
+  [...new Map(combinations.map((c) => [c[id], { id: c[id], name: c[name] }])).values()].sort((a, b) =>
+    a.name.localeCompare(b.name),
+  );
+
+/** A select over a run's personas or scenarios; "any" clears it. Hidden when there is only one. */
+const ChoiceFilter = ({
+  label,
+  value,
+  choices,
+  disabled,
+  onChange,
+}: {
+  label: string;
+  value: string | undefined;
+  choices: Choice[];
+  disabled: boolean;
+  onChange: (id: string | undefined) => void;
+}) =>
+  choices.length < 2 ? null : (
+    <label>
+      {label}{' '}
+      <select value={value ?? ''} disabled={disabled} onChange={(e) => onChange(e.target.value || undefined)}>
+        <option value="">any</option>
+        {choices.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );

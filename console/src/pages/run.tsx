@@ -152,7 +152,16 @@ const CombinationGrid = ({ run }: { run: SuiteRun }) => {
                 const flaky = c.flagged_calls > 0 && c.flagged_calls < scored;
                 return (
                   <td key={scenarioId} className={flaky ? 'flaky' : c.flagged_calls > 0 ? 'bad' : 'good'}>
-                    {percent(c.pass_rate)} <span className="muted">n={scored}</span>
+                    <Link
+                      to="/runs/$runId"
+                      params={{ runId: run.id }}
+                      search={{ persona: personaId, scenario: scenarioId }}
+                      hash="calls"
+                      aria-label={`Calls of ${personaName} × ${c.scenario_name}`}
+                    >
+                      {percent(c.pass_rate)}
+                    </Link>{' '}
+                    <span className="muted">n={scored}</span>
                     {flaky && <span className="tag">flaky</span>}
                     {c.calls_failed > 0 && <span className="tag">{c.calls_failed} failed</span>}
                   </td>
