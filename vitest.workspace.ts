@@ -108,6 +108,11 @@ export default defineConfig({
         },
       }),
       {
+        // the console's pure modules (its pages are tested in Chromium with the server's tests)
+        ...source,
+        test: { name: 'console', root: './console', include: ['src/**/*.test.ts'] },
+      },
+      {
         ...source,
         test: {
           name: 'sdk',

@@ -36,3 +36,6 @@ export const interval = (passed: number, n: number): string => {
   const ci = wilson(passed, n);
   return ci === null ? '' : `${percent(ci.low)}–${percent(ci.high)}`;
 };
+
+/** `1 persona`, `3 personas`. */
+export const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -9,7 +9,9 @@ import { LoginPage } from './pages/login.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { RunPage } from './pages/run.tsx';
 import { RunsPage } from './pages/runs.tsx';
+import { importsRoutes } from './routes/imports.tsx';
 import { appRoute, optional, page, type RouterContext, rootRoute, uuid } from './routes/root.tsx';
+import { suitesRoutes } from './routes/suites.tsx';
 
 export type { RouterContext };
 
@@ -81,7 +83,16 @@ const clustersRoute = createRoute({
 
 const routeTree = rootRoute.addChildren([
   loginRoute,
-  appRoute.addChildren([indexRoute, runsRoute, runRoute, compareRoute, callRoute, clustersRoute]),
+  appRoute.addChildren([
+    indexRoute,
+    runsRoute,
+    runRoute,
+    compareRoute,
+    callRoute,
+    clustersRoute,
+    ...suitesRoutes,
+    ...importsRoutes,
+  ]),
 ]);
 
 export const createConsoleRouter = ({ basePath, ...context }: RouterContext & { basePath: string }) =>

@@ -34,8 +34,17 @@ export const Shell = () => {
           voice-eval
         </Link>
         <nav aria-label="Main">
+          <Link to="/suites" activeProps={{ 'aria-current': 'page' }}>
+            Suites
+          </Link>
           <Link to="/runs" activeProps={{ 'aria-current': 'page' }}>
             Runs
+          </Link>
+          <Link to="/imports" activeProps={{ 'aria-current': 'page' }}>
+            Imports
+          </Link>
+          <Link to="/evaluations" activeProps={{ 'aria-current': 'page' }}>
+            Evaluations
           </Link>
           <Link to="/clusters" activeProps={{ 'aria-current': 'page' }}>
             Failure clusters

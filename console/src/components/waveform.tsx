@@ -9,8 +9,43 @@ export interface Player {
   /** Moves the playhead to `ms` (and plays from there when `play`). */
   seek(ms: number, play?: boolean): void;
   setRate(rate: number): void;
+  /** Plays one lane alone, in both ears (`null`: both lanes as recorded). */
+  solo(lane: Lane | null): void;
   durationMs: number;
+  /** Lanes drawn: 2 for a stereo recording, 1 for a mono one. */
+  lanes: number;
 }
+
+export type Lane = 'agent' | 'caller';
+
+/**
+ * Routes the media element through Web Audio so each channel can be sent to both ears or muted.
+ * `gains[from * 2 + to]` carries channel `from` (0 agent, 1 caller) to output `to` (0 left, 1 right).
+ * Made on the first solo, a user's gesture: an AudioContext made before one would start suspended
+ * and silence the call.
+ */
+const mixerFor = (media: HTMLMediaElement) => {
+  const context = new AudioContext();
+  const splitter = context.createChannelSplitter(2);
+  const merger = context.createChannelMerger(2);
+  context.createMediaElementSource(media).connect(splitter);
+  const gains = [0, 1].flatMap((from) =>
+    [0, 1].map((to) => {
+      const gain = context.createGain();
+      splitter.connect(gain, from);
+      gain.connect(merger, 0, to);
+      return gain;
+    }),
+  );
+  merger.connect(context.destination);
+  return { context, gains };
+};
+
+const SOLO: Record<Lane | 'both', number[]> = {
+  both: [1, 0, 0, 1],
+  agent: [1, 1, 0, 0],
+  caller: [0, 0, 1, 1],
+};
 
 export interface WaveformProps {
   url: string;
@@ -107,9 +142,22 @@ export default function Waveform({ url, turns, events, ...handlers }: WaveformPr
         });
       }
     });
+    let mixer: ReturnType<typeof mixerFor> | undefined;
     surfer.on('ready', (seconds) => {
       element.dataset.ready = 'true';
       latest.current.onReady({
+        lanes: surfer.getDecodedData()?.numberOfChannels ?? 1,
+        solo: (lane) => {
+          const media = surfer.getMediaElement();
+          if (!media) return;
+          mixer ??= mixerFor(media);
+          const { gains } = mixer;
+          SOLO[lane ?? 'both'].forEach((value, i) => {
+            gains[i]!.gain.value = value;
+          });
+          // what the graph now does, for a test to read back
+          element.dataset.gains = gains.map((g) => g.gain.value).join(',');
+        },
         toggle: () => void surfer.playPause(),
         seek: (ms, play) => {
           surfer.setTime(ms / 1000);
@@ -123,7 +171,10 @@ export default function Waveform({ url, turns, events, ...handlers }: WaveformPr
     surfer.on('play', () => latest.current.onPlaying(true));
     surfer.on('pause', () => latest.current.onPlaying(false));
     surfer.on('error', (error) => latest.current.onError(error.message));
-    return () => surfer.destroy();
+    return () => {
+      surfer.destroy();
+      void mixer?.context.close();
+    };
   }, [url, turns, events]);
 
   return (

@@ -4,6 +4,7 @@ import type { MetricClustersReport } from '@voice-eval/contract';
 import { Loading, ProblemView } from '../components/problem.tsx';
 import { useCanWrite, useClient } from '../components/session-context.tsx';
 import { dateTime } from '../format.ts';
+import { DiscoveredProblems } from './clusters-discovered.tsx';
 
 const route = getRouteApi('/app/clusters');
 type Evidence = MetricClustersReport['groups'][number]['clusters'][number]['evidence'][number];
@@ -68,12 +69,24 @@ export const ClustersPage = () => {
       )}
       {r.error_message && <p className="error">{r.error_message}</p>}
       {r.overview && <p>{r.overview}</p>}
-      {groups.length === 0 && r.status !== 'running' && (
+      {groups.length === 0 && r.discovered_problems.length === 0 && r.status !== 'running' && (
         <p className="empty">
           No clusters yet: they are made from the flagged calls of a scored run
           {canWrite ? ' (Regenerate)' : ''}.
         </p>
       )}
+      <DiscoveredProblems
+        problems={search.metric ? [] : r.discovered_problems}
+        renderEvidence={(problem) => (
+          <ul className="evidence-cards">
+            {problem.evidence.map((e) => (
+              <li key={`${e.evaluation_row_id}-${e.quote}`}>
+                <EvidenceCard evidence={e} importId={importId} metricId={undefined} />
+              </li>
+            ))}
+          </ul>
+        )}
+      />
       {groups.map((group) => (
         <article key={group.metric_id} className="cluster-group">
           <h2>
@@ -116,7 +129,7 @@ const EvidenceCard = ({
 }: {
   evidence: Evidence;
   importId: string | undefined;
-  metricId: string;
+  metricId: string | undefined;
 }) => (
   <figure>
     <blockquote>“{evidence.quote}”</blockquote>
