@@ -1,4 +1,4 @@
-import { createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import { SuiteRunCallStatusSchema, SuiteRunStatusSchema } from '@voice-eval/contract';
 import { z } from 'zod';
 import { ProblemView } from './components/problem.tsx';
@@ -58,6 +58,13 @@ const compareRoute = createRoute({
   component: ComparePage,
 });
 
+const compareCallRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'runs/$runId/compare/$rowId',
+  validateSearch: z.object({ baseline: uuid, combination: uuid, metric: uuid }),
+  component: lazyRouteComponent(() => import('./pages/compare-call.tsx'), 'CompareCallPage'),
+});
+
 const callRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'calls/$rowId',
@@ -67,6 +74,8 @@ const callRoute = createRoute({
     /** The suite run and its call, when the call was simulated: its voice events come from there. */
     run: uuid,
     call: uuid,
+    /** The evaluation whose verdicts to show (default: the run's, else the import's latest). */
+    evaluation: uuid,
     /** Seconds into the recording to start at. */
     t: optional(z.coerce.number().min(0)),
     metric: uuid,
@@ -88,6 +97,7 @@ const routeTree = rootRoute.addChildren([
     runsRoute,
     runRoute,
     compareRoute,
+    compareCallRoute,
     callRoute,
     clustersRoute,
     ...suitesRoutes,

@@ -13,6 +13,10 @@ const RATES = [0.75, 1, 1.25, 1.5, 2];
 
 export interface CallViewProps {
   title: string;
+  /** Said above the title (one pane of two compared calls). */
+  heading?: string | undefined;
+  /** Whether the page's keys drive this call. */
+  keyboard: boolean;
   turns: TranscriptTurn[];
   recordingUrl: string | undefined;
   recordingError: unknown;
@@ -115,9 +119,10 @@ export const CallView = (props: CallViewProps) => {
       event.preventDefault();
       action();
     };
+    if (!props.keyboard) return;
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [activeTurn, turns.length, goToTurn, flaggedCitations, citation, nowMs]);
+  }, [props.keyboard, activeTurn, turns.length, goToTurn, flaggedCitations, citation, nowMs]);
 
   const onReady = useCallback(
     (ready: Player) => {
@@ -140,15 +145,23 @@ export const CallView = (props: CallViewProps) => {
   return (
     <section className="call">
       <div className="page-head">
-        <h1>{props.title}</h1>
-        {props.runId && (
+        {props.heading ? (
+          <h2>
+            {props.heading}: {props.title}
+          </h2>
+        ) : (
+          <h1>{props.title}</h1>
+        )}
+        {props.runId && !props.heading && (
           <Link to="/runs/$runId" params={{ runId: props.runId }}>
             Back to the run
           </Link>
         )}
-        <button type="button" className="link" onClick={() => setHelp(true)} aria-haspopup="dialog">
-          Keyboard shortcuts (?)
-        </button>
+        {props.keyboard && (
+          <button type="button" className="link" onClick={() => setHelp(true)} aria-haspopup="dialog">
+            Keyboard shortcuts (?)
+          </button>
+        )}
       </div>
 
       {props.hasRecording ? (

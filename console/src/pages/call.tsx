@@ -10,39 +10,90 @@ const route = getRouteApi('/app/calls/$rowId');
 const NO_EVENTS: never[] = [];
 const NO_PARENTS = new Map<string, ParentMetric>();
 
+/** Which call to show: a row of an import, and (for a simulated call) its run and the run's call. */
+export interface CallRef {
+  importId: string;
+  rowId: string;
+  runId?: string | undefined;
+  callId?: string | undefined;
+  /** The evaluation whose verdicts to show; default: the run's, else the import's latest completed. */
+  evaluationId?: string | undefined;
+}
+
 /**
  * One call: both speakers' audio, the transcript that follows playback, and the verdicts, each
  * quote of which plays the moment it was said. `?t=` starts at a second, `?metric=` selects a verdict.
  */
 export const CallPage = () => {
-  const client = useClient();
   const { rowId } = route.useParams();
   const search = route.useSearch();
-  const importId = search.import;
+  if (search.import === undefined) {
+    return (
+      <ProblemView
+        error={new Error('This link does not say which import the call belongs to (its `import` parameter).')}
+        what="call"
+      />
+    );
+  }
+  return (
+    <CallPane
+      key={rowId}
+      call={{
+        importId: search.import,
+        rowId,
+        runId: search.run,
+        callId: search.call,
+        evaluationId: search.evaluation,
+      }}
+      startAtSeconds={search.t}
+      selectedMetric={search.metric}
+    />
+  );
+};
+
+/** A call's data, fetched, in a {@link CallView}: the call page, or one side of two calls compared. */
+export const CallPane = ({
+  call,
+  startAtSeconds,
+  selectedMetric,
+  keyboard = true,
+  heading,
+}: {
+  call: CallRef;
+  startAtSeconds?: number | undefined;
+  selectedMetric?: string | undefined;
+  /** Whether the page's keys drive this call (one pane of two does not). */
+  keyboard?: boolean;
+  /** Said above the call's title (e.g. "This run", "Baseline"). */
+  heading?: string;
+}) => {
+  const client = useClient();
+  const { importId, rowId, runId, callId } = call;
   const row = useQuery({
     queryKey: ['row', importId, rowId],
-    queryFn: () => client.callImports.getRow(importId!, rowId),
-    enabled: importId !== undefined,
+    queryFn: () => client.callImports.getRow(importId, rowId),
   });
   const recording = useQuery({
     queryKey: ['recording-url', importId, rowId],
-    queryFn: () => client.callImports.recordingUrl(importId!, rowId),
+    queryFn: () => client.callImports.recordingUrl(importId, rowId),
     enabled: row.data?.has_recording === true,
     // the audio is fetched once, as soon as the URL is here; the URL need not stay fresh after
     staleTime: Number.POSITIVE_INFINITY,
   });
   const runCall = useQuery({
-    queryKey: ['run-call', search.run, search.call],
-    queryFn: () => client.suiteRuns.getCall(search.run!, search.call!),
-    enabled: search.run !== undefined && search.call !== undefined,
+    queryKey: ['run-call', runId, callId],
+    queryFn: () => client.suiteRuns.getCall(runId!, callId!),
+    enabled: runId !== undefined && callId !== undefined,
   });
   const evaluation = useQuery({
-    queryKey: ['evaluations-of-import', importId],
+    queryKey: ['evaluation-of-call', importId, runId, call.evaluationId],
     queryFn: async () => {
+      if (call.evaluationId) return client.evaluations.get(call.evaluationId);
+      const run = runId ? await client.suiteRuns.get(runId) : undefined;
+      if (run?.evaluation_id) return client.evaluations.get(run.evaluation_id);
       const page = await client.evaluations.list({ call_import_id: importId, page_size: 20 });
       return page.items.find((e) => e.status === 'completed') ?? page.items[0] ?? null;
     },
-    enabled: importId !== undefined,
   });
   // child metric to parent, to group the verdicts as the metrics are (parents carry their children)
   const parents = useQuery({
@@ -61,21 +112,14 @@ export const CallPage = () => {
     enabled: !!evaluation.data,
   });
 
-  if (importId === undefined) {
-    return (
-      <ProblemView
-        error={new Error('This link does not say which import the call belongs to (its `import` parameter).')}
-        what="call"
-      />
-    );
-  }
   if (row.isPending) return <Loading what="call" />;
   if (row.isError) return <ProblemView error={row.error} what="call" />;
   const events = runCall.data?.voice_events ?? row.data.voice_events ?? NO_EVENTS;
   return (
     <CallView
-      key={rowId}
       title={row.data.conversation_id}
+      heading={heading}
+      keyboard={keyboard}
       turns={transcriptOf(row.data)}
       recordingUrl={recording.data?.url}
       recordingError={recording.error}
@@ -90,9 +134,9 @@ export const CallPage = () => {
             ? 'none'
             : 'ready'
       }
-      runId={search.run}
-      startAtSeconds={search.t}
-      selectedMetric={search.metric}
+      runId={runId}
+      startAtSeconds={startAtSeconds}
+      selectedMetric={selectedMetric}
     />
   );
 };

@@ -77,6 +77,10 @@ const Promote = ({ problem }: { problem: DiscoveredProblem }) => {
       <button type="submit" disabled={promote.isPending}>
         Make it a metric
       </button>
+      <span className="muted">
+        The metric keeps the key <code>{problem.key}</code> (a name that does not match it is replaced by one
+        made from it), so the calls already scored count under it.
+      </span>
       {promote.isError && <ProblemView error={promote.error} what="metric" />}
     </form>
   );

@@ -28,7 +28,6 @@ export const ComparePage = () => {
     queryKey: ['compare', runId, baseline],
     queryFn: () => client.suiteRuns.compare(runId, { baseline_run_id: baseline }),
   });
-  const run = useQuery({ queryKey: ['run', runId], queryFn: () => client.suiteRuns.get(runId) });
   if (comparison.isPending) return <Loading what="comparison" />;
   if (comparison.isError) return <ProblemView error={comparison.error} what="comparison" />;
   const c = comparison.data;
@@ -103,9 +102,13 @@ export const ComparePage = () => {
                   {combination.regressed_calls.map((call) => (
                     <Link
                       key={call.call_import_row_id}
-                      to="/calls/$rowId"
-                      params={{ rowId: call.call_import_row_id }}
-                      search={{ import: run.data?.call_import_id, run: runId, metric: call.metric_ids[0] }}
+                      to="/runs/$runId/compare/$rowId"
+                      params={{ runId, rowId: call.call_import_row_id }}
+                      search={{
+                        baseline: c.baseline_run_id ?? undefined,
+                        combination: combination.combination_id,
+                        metric: call.metric_ids[0],
+                      }}
                     >
                       {call.conversation_id}
                     </Link>

@@ -117,7 +117,7 @@ export const EvaluationPage = () => {
                       <Link
                         to="/calls/$rowId"
                         params={{ rowId: row.call_import_row_id }}
-                        search={{ import: e.call_import_id, metric: flagged[0]?.metric_id }}
+                        search={{ import: e.call_import_id, evaluation: e.id, metric: flagged[0]?.metric_id }}
                       >
                         {row.conversation_id}
                       </Link>

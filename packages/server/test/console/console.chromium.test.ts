@@ -14,7 +14,8 @@ import { ensureConsoleBuild } from './console-build.js';
 /**
  * The console in a real Chromium against the real server on its database, with data from real
  * voice runs: a voice agent double over a Twilio Media Stream, speech and judge doubles. The judge
- * flags "Confirms the booking" on every call and cites the agent's last turn.
+ * passes "Confirms the booking" in the baseline run and flags it (citing the agent's last turn) in
+ * the run after, whose call therefore regressed.
  */
 
 const PASSWORD = 'correct horse battery';
@@ -30,7 +31,9 @@ let consoleUrl: string;
 
 /** The judge prompt keys each metric by its id. */
 let flaggedMetricId: string | undefined;
-const flaggedKey = (key: string) => key === flaggedMetricId;
+/** Whether the baseline run is being scored (then nothing is flagged). */
+let scoringBaseline = true;
+const flaggedKey = (key: string) => key === flaggedMetricId && !scoringBaseline;
 
 /** The last agent line of the judge prompt's numbered transcript (`3. agent: ...`). */
 const lastAgentTurn = (transcript: string) => {
@@ -68,6 +71,16 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
         const cited = flaggedKey(metric.key) ? lastAgentTurn(transcript) : null;
         return cited ? [cited] : [];
       },
+      // a problem outside the metrics, on every call: the clusters page offers to make it a metric
+      discover: (transcript) => [
+        {
+          key: 'no_goodbye',
+          name: 'Ends without a goodbye',
+          metric_type: 'boolean',
+          observation: 'The agent ended the call without saying goodbye.',
+          evidence: lastAgentTurn(transcript)?.quote ?? null,
+        },
+      ],
     });
     agent = await startVoiceAgentDouble({
       registry: doubles.registry,
@@ -88,11 +101,12 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
       }),
       metrics: [
         { name: FLAGGED_METRIC, metric_type: 'boolean', capture_rationale: true },
-        { name: 'Polite', metric_type: 'boolean', capture_rationale: true },
+        { name: 'Polite', metric_type: 'boolean', capture_rationale: true, allow_discovery: true },
       ],
     });
     flaggedMetricId = metrics[0].id;
     baseline = await finished((await startRun(h, h, suite.id)).id);
+    scoringBaseline = false;
     run = await finished((await startRun(h, h, suite.id)).id);
     consoleUrl = `${h.url}/console`;
     browser = await launchChromium();
@@ -147,9 +161,22 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     const page = await context.newPage();
     await page.goto(`${consoleUrl}/runs/${run.id}/compare?baseline=${baseline.id}`);
     const row = page.getByRole('row', { name: new RegExp(FLAGGED_METRIC) });
+    // one call each: 100% to 0% is not significant, but the call regressed
     await expect.poll(() => row.textContent()).toContain('no significant change');
     await expectAccessible(page, 'compare');
     await screenshot(page, 'compare');
+
+    // the regressed call opens beside the baseline's call of the same persona and scenario
+    await page.getByRole('heading', { name: 'Regressed calls' }).waitFor();
+    await page.locator('a[href*="/compare/"]').first().click();
+    await page.getByRole('heading', { name: /^This run: / }).waitFor();
+    await page.getByRole('heading', { name: /^Baseline: / }).waitFor();
+    await expect.poll(() => page.locator('.wave[data-ready="true"]').count()).toBe(2);
+    const panes = page.locator('.beside > .call');
+    await expect.poll(() => panes.nth(0).locator('.verdict.flagged').count()).toBe(1);
+    expect(await panes.nth(1).locator('.verdict.flagged').count()).toBe(0);
+    await expectAccessible(page, 'compare-call');
+    await screenshot(page, 'compare-call');
     await page.close();
   });
 
@@ -212,13 +239,24 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     await page.close();
   }, 90_000);
 
-  it('shows the failure clusters page of the run', async () => {
+  it('shows the failure clusters of the run, and makes a discovered problem a metric', async () => {
     const page = await context.newPage();
     await page.goto(`${consoleUrl}/clusters?evaluation=${run.evaluation_id}`);
     await page.getByRole('heading', { name: 'Failure clusters' }).waitFor();
-    await page.getByRole('button', { name: /Regenerate|Generating/ }).waitFor();
+    const regenerate = page.getByRole('button', { name: 'Regenerate' });
+    await regenerate.waitFor();
+    await regenerate.click();
+    await page.getByRole('heading', { name: 'Problems no metric covers' }).waitFor();
     await expectAccessible(page, 'clusters');
     await screenshot(page, 'clusters');
+
+    const promote = page.getByRole('form', { name: 'Make “Ends without a goodbye” a metric' });
+    await promote.getByRole('button', { name: 'Make it a metric' }).click();
+    await page.getByText('Metric “Ends without a goodbye” created').waitFor();
+    const metrics = await h.request('GET', '/api/v1/metrics?q=goodbye', { headers: await h.as('READER') });
+    expect(metrics.body.items).toEqual([
+      expect.objectContaining({ name: 'Ends without a goodbye', metric_origin: 'discovered' }),
+    ]);
     await page.close();
   });
 
