@@ -1,4 +1,4 @@
-import type { TranscriptTurn, VoiceEvent } from '@voice-eval/contract';
+import type { RecordingPeaks, TranscriptTurn, VoiceEvent } from '@voice-eval/contract';
 import { useEffect, useRef } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.esm.js';
@@ -49,6 +49,8 @@ const SOLO: Record<Lane | 'both', number[]> = {
 
 export interface WaveformProps {
   url: string;
+  /** Peaks from the server: drawn at once while the audio streams (else the file is decoded here). */
+  peaks?: RecordingPeaks | undefined;
   turns: TranscriptTurn[];
   events: VoiceEvent[];
   onReady(player: Player): void;
@@ -98,7 +100,7 @@ const eventRegion = (event: VoiceEvent) => {
  * The recording as two lanes, agent (left channel) over caller (right channel), with the turns as
  * regions and the measured voice events marked on it. A mono recording draws one lane.
  */
-export default function Waveform({ url, turns, events, ...handlers }: WaveformProps) {
+export default function Waveform({ url, peaks, turns, events, ...handlers }: WaveformProps) {
   const container = useRef<HTMLDivElement>(null);
   const latest = useRef(handlers);
   latest.current = handlers;
@@ -109,6 +111,7 @@ export default function Waveform({ url, turns, events, ...handlers }: WaveformPr
     const surfer = WaveSurfer.create({
       container: element,
       url,
+      ...(peaks && { peaks: peaks.channels, duration: peaks.duration_ms / 1000 }),
       height: 64,
       normalize: true,
       cursorColor: '#dc2626',
@@ -120,6 +123,7 @@ export default function Waveform({ url, turns, events, ...handlers }: WaveformPr
     surfer.on('decode', (seconds) => {
       const lanes = surfer.getDecodedData()?.numberOfChannels ?? 0;
       element.dataset.lanes = String(lanes);
+      element.dataset.drawnFrom = peaks ? 'server-peaks' : 'decoded-audio';
       for (const turn of turns) {
         if (turn.start_ms === undefined || turn.end_ms === undefined) continue;
         regions.addRegion({
@@ -175,7 +179,7 @@ export default function Waveform({ url, turns, events, ...handlers }: WaveformPr
       surfer.destroy();
       void mixer?.context.close();
     };
-  }, [url, turns, events]);
+  }, [url, peaks, turns, events]);
 
   return (
     <div className="waveform">

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import type { EvaluationResult, TranscriptTurn, VoiceEvent } from '@voice-eval/contract';
+import type { EvaluationResult, RecordingPeaks, TranscriptTurn, VoiceEvent } from '@voice-eval/contract';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Loading, ProblemView } from '../components/problem.tsx';
 import { HelpDialog } from '../components/shortcuts-dialog.tsx';
@@ -19,6 +19,8 @@ export interface CallViewProps {
   keyboard: boolean;
   turns: TranscriptTurn[];
   recordingUrl: string | undefined;
+  /** The recording's peaks from the server, when it could summarise it. */
+  peaks: RecordingPeaks | undefined;
   recordingError: unknown;
   hasRecording: boolean;
   events: VoiceEvent[];
@@ -222,6 +224,7 @@ export const CallView = (props: CallViewProps) => {
             <Suspense fallback={<Loading what="waveform" />}>
               <Waveform
                 url={props.recordingUrl}
+                peaks={props.peaks}
                 turns={turns}
                 events={props.events}
                 onReady={onReady}

@@ -9,6 +9,8 @@ import { CallView } from './call-view.tsx';
 const route = getRouteApi('/app/calls/$rowId');
 const NO_EVENTS: never[] = [];
 const NO_PARENTS = new Map<string, ParentMetric>();
+/** Peaks per channel asked of the server: about two per pixel of a wide screen. */
+const PEAK_POINTS = 4000;
 
 /** Which call to show: a row of an import, and (for a simulated call) its run and the run's call. */
 export interface CallRef {
@@ -80,6 +82,15 @@ export const CallPane = ({
     // the audio is fetched once, as soon as the URL is here; the URL need not stay fresh after
     staleTime: Number.POSITIVE_INFINITY,
   });
+  // drawn from the server's peaks while the audio streams; a recording it cannot summarise (not
+  // a WAV) is decoded in the browser instead
+  const peaks = useQuery({
+    queryKey: ['recording-peaks', importId, rowId],
+    queryFn: () => client.callImports.recordingPeaks(importId, rowId, { points: PEAK_POINTS }),
+    enabled: row.data?.has_recording === true,
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
   const runCall = useQuery({
     queryKey: ['run-call', runId, callId],
     queryFn: () => client.suiteRuns.getCall(runId!, callId!),
@@ -121,7 +132,8 @@ export const CallPane = ({
       heading={heading}
       keyboard={keyboard}
       turns={transcriptOf(row.data)}
-      recordingUrl={recording.data?.url}
+      recordingUrl={peaks.isPending ? undefined : recording.data?.url}
+      peaks={peaks.data}
       recordingError={recording.error}
       hasRecording={row.data.has_recording}
       events={events}

@@ -172,3 +172,23 @@ export const RecordingQuerySchema = z.object({
     .regex(/^[A-Za-z0-9_-]{1,128}$/)
     .optional(),
 });
+
+/** How many points per channel to summarise a recording in (default 1000). */
+export const RecordingPeaksQuerySchema = z.object({
+  points: z.coerce.number().int().min(10).max(20_000).default(1000),
+});
+
+/**
+ * A recording summarised for drawing: per channel (left, the agent's, first), the largest absolute
+ * sample of each of `points` equal slices, from 0 to 1. A client draws the waveform from these
+ * and streams the audio, instead of downloading and decoding the whole file first.
+ */
+export const RecordingPeaksSchema = z.object({
+  duration_ms: z.number().int().min(0),
+  sample_rate: z.number().int().min(1),
+  channels: z
+    .array(z.array(z.number().min(0).max(1)))
+    .min(1)
+    .max(8),
+});
+export type RecordingPeaks = z.infer<typeof RecordingPeaksSchema>;

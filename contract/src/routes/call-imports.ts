@@ -14,6 +14,8 @@ import {
   CallImportRowSchema,
   CancelDiarisationBodySchema,
   CancelDiarisationResultSchema,
+  RecordingPeaksQuerySchema,
+  RecordingPeaksSchema,
   RecordingQuerySchema,
   RecordingUrlSchema,
   TranscribeBodySchema,
@@ -110,6 +112,16 @@ export const callImports = c.router({
     summary: "Download a row's stored recording",
     description:
       "The row's stored recording (uploaded, or recorded by a simulated voice call) in its stored media type. A `Range: bytes=` request is answered with 206 and the part, or 416 when the range is past the end. Works with credentials, or without them at a URL from `recording-url` until it expires. A row whose recording is only a URL the server does not keep, or that has none, is 404.",
+  },
+  recordingPeaks: {
+    method: 'GET',
+    path: '/api/v1/call-imports/:call_import_id/rows/:row_id/recording/peaks',
+    pathParams: rowOfImport,
+    query: RecordingPeaksQuerySchema,
+    responses: { 200: RecordingPeaksSchema },
+    summary: "Get per-channel peaks of a row's recording, to draw its waveform",
+    description:
+      "The stored WAV recording summarised per channel (left first) as the largest absolute sample of each of `points` equal slices, scaled to 0..1, with its duration: enough to draw a long call's waveform while its audio streams. A row without a stored recording is 404; a recording that is not a WAV file the server can read is 415.",
   },
   recordingUrl: {
     method: 'GET',

@@ -1,4 +1,4 @@
-import type { CallImportRow, RecordingUrl } from '@voice-eval/contract';
+import type { CallImportRow, RecordingPeaks, RecordingUrl } from '@voice-eval/contract';
 import type { MockEnv, RouteImpl } from './env.js';
 import { notFound, publicBaseOf } from './env.js';
 import type { MockReply, ParsedRequest } from './respond.js';
@@ -105,6 +105,16 @@ export const recordingImpls: Record<string, RouteImpl> = {
     return isReply(row) ? row : { status: 200, body: row };
   },
   'callImports.recording': recording,
+  'callImports.recordingPeaks': (req, env) => {
+    const row = rowOf(req, env);
+    if (isReply(row)) return row;
+    if (!row.recording_storage_key) return notFound('Stored recording');
+    // the peaks of the served file (mockRecordingWav): one second of silence on both channels
+    const points = Math.min(Number(req.query.points ?? 1000), 8000);
+    const silence = Array.from({ length: points }, () => 0);
+    const body: RecordingPeaks = { duration_ms: 1000, sample_rate: 8000, channels: [silence, [...silence]] };
+    return { status: 200, body };
+  },
   'callImports.recordingUrl': (req, env) => {
     const row = rowOf(req, env);
     if (isReply(row)) return row;

@@ -6,6 +6,7 @@ import {
   type CancelDiarisationResult,
   contract,
   type DispatchDiagnostics,
+  type RecordingPeaks,
   type RecordingUrl,
   type TranscribeResult,
 } from '@voice-eval/contract';
@@ -117,6 +118,24 @@ export class CallImports extends Resource {
       routes.recording,
       { params: { call_import_id: id, row_id: rowId } },
       headers ? { ...options, headers } : options,
+    );
+  }
+
+  /**
+   * Per-channel peaks of a row's stored WAV recording (left, the agent's, first): the largest
+   * absolute sample of each of `points` equal slices (default 1000), 0..1, with the duration. Draw
+   * a long call's waveform from these while its audio streams from `recordingUrl`.
+   */
+  recordingPeaks(
+    id: string,
+    rowId: string,
+    query?: RequestQuery<'callImports', 'recordingPeaks'>,
+    options?: RequestOptions,
+  ): ApiPromise<RecordingPeaks> {
+    return this._client.request(
+      routes.recordingPeaks,
+      { params: { call_import_id: id, row_id: rowId }, query },
+      options,
     );
   }
 

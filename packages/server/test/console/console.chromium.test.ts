@@ -191,6 +191,8 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     const wave = page.locator('.wave[data-ready="true"]');
     await wave.waitFor();
     expect(await wave.getAttribute('data-lanes')).toBe('2');
+    // drawn from the server's peaks, the audio streaming meanwhile
+    expect(await wave.getAttribute('data-drawn-from')).toBe('server-peaks');
     await expectAccessible(page, 'call');
     await screenshot(page, 'call');
 

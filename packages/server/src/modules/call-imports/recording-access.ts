@@ -76,7 +76,7 @@ const isSignedFor = (deps: Deps, callImportId: string, rowId: string, expires: n
 };
 
 /** The blob key of the row's stored recording; 404 when it has none or only a URL. */
-const storedKeyOf = (row: Pick<CallImportRow, 'recording_storage_key' | 'recording_url'>): string => {
+export const storedKeyOf = (row: Pick<CallImportRow, 'recording_storage_key' | 'recording_url'>): string => {
   if (row.recording_storage_key) return row.recording_storage_key;
   throw new ApiError(
     'not_found',

@@ -176,6 +176,15 @@ describe('GET /api/v1/call-imports/{id}/rows/{row_id}/recording', () => {
         },
       },
       {
+        route: 'GET /api/v1/call-imports/{id}/rows/{row_id}/recording/peaks',
+        minRole: 'READER',
+        scoped: true,
+        request: async (tenant) => {
+          const own = tenant === h ? recorded : await importRecordings(tenant);
+          return { path: `${rowPath(own.rows[0]!)}/recording/peaks` };
+        },
+      },
+      {
         route: 'GET /api/v1/call-imports/{id}/rows/{row_id}/recording-url',
         minRole: 'READER',
         scoped: true,
@@ -186,6 +195,37 @@ describe('GET /api/v1/call-imports/{id}/rows/{row_id}/recording', () => {
       },
     ],
   );
+});
+
+describe('GET /api/v1/call-imports/{id}/rows/{row_id}/recording/peaks', () => {
+  const peaks = async (row: CallImportRow, query = '') =>
+    h.request('GET', `${rowPath(row)}/recording/peaks${query}`, { headers: await h.as('READER') });
+
+  it('summarises each channel as the largest sample of each slice, with the duration', async () => {
+    const reply = await peaks(recorded.rows[0]!, '?points=10');
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    // the ramp: 400 frames a slice, the last frame of each the largest (the right channel negated)
+    const ramp = Array.from(
+      { length: 10 },
+      (_, i) => Math.round(((400 * (i + 1) - 1) / 32767) * 10_000) / 10_000,
+    );
+    expect(reply.body).toEqual({ duration_ms: 500, sample_rate: 8000, channels: [ramp, ramp] });
+    const byDefault = await peaks(recorded.rows[0]!);
+    expect(byDefault.body.channels.map((c: number[]) => c.length)).toEqual([1000, 1000]);
+  });
+
+  it('refuses a number of points out of range, a row without a stored recording, and a file not WAV', async () => {
+    expectProblem(await peaks(recorded.rows[0]!, '?points=5'), 422, 'validation_failed');
+    expectProblem(await peaks(recorded.rows[0]!, '?points=many'), 422, 'validation_failed');
+    const [linked, bare] = manifest.rows;
+    expectProblem(await peaks(linked!), 404, 'not_found');
+    expectProblem(await peaks(bare!), 404, 'not_found');
+    // a stored file that is not a WAV (overwritten here: uploads are checked to be audio)
+    const row = (await importRecordings(h)).rows[1]!;
+    expect(row.recording_storage_key).not.toBe(recorded.rows[0]!.recording_storage_key);
+    await h.server.deps.storage.put(row.recording_storage_key!, Buffer.from('ID3 not a wav at all'));
+    expectProblem(await peaks(row), 415, 'unsupported_media_type');
+  });
 });
 
 describe('signed recording URLs', () => {

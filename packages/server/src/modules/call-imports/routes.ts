@@ -6,6 +6,7 @@ import { publicBaseUrl } from '../../net/public-url.js';
 import type { RouterFor } from '../../routers.js';
 import { createCallImport } from './create.js';
 import { getRow, openRecording, signRecordingUrl } from './recording-access.js';
+import { recordingPeaks } from './recording-peaks.js';
 import * as service from './service.js';
 import { cancelDiarisation, transcribeCallImport } from './transcribe.js';
 import { callImportUpload, uploadedFiles } from './upload.js';
@@ -67,6 +68,10 @@ export const callImportRoutes = (deps: Deps): CallImportRoutes => ({
     res.on('close', () => body.destroy());
     return { status, body: body as unknown as Blob };
   },
+  recordingPeaks: async ({ params, query, req }) => ({
+    status: 200,
+    body: await recordingPeaks(deps, contextOf(req), params.call_import_id, params.row_id, query.points),
+  }),
   recordingUrl: async ({ params, req }) => ({
     status: 200,
     body: await signRecordingUrl(
