@@ -33,11 +33,15 @@ const realTime = new Set([
   'test/crash/voice-crash.test.ts',
   'src/testing/voice-agent.test.ts',
   'src/modules/agents/agent-voice-test.http.test.ts',
-  'test/console/console.chromium.test.ts',
   'src/commands/demo.test.ts',
 ]);
+/**
+ * The console in Chromium, with real voice runs: real time too, and on PGlite only (the API it
+ * drives is tested on both databases by the files above).
+ */
+const browserRealTime = ['test/console/console.chromium.test.ts'];
 const serverFiles = databaseTestFiles(fileURLToPath(new URL('./packages/server', import.meta.url)));
-const notRealTime = (file: string) => !realTime.has(file);
+const notRealTime = (file: string) => !realTime.has(file) && !browserRealTime.includes(file);
 
 /**
  * With `TEST_DATABASE_URL` set, the projects that open a database run twice in the one Vitest
@@ -107,6 +111,16 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       }),
+      {
+        ...server,
+        test: {
+          ...server.test,
+          name: 'server-browser',
+          include: browserRealTime,
+          env: { TEST_DATABASE_URL: '' },
+          sequence: { groupOrder: 1 },
+        },
+      },
       {
         // the console's pure modules (its pages are tested in Chromium with the server's tests)
         ...source,

@@ -268,6 +268,20 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     await page.getByRole('heading', { name: 'No such run' }).waitFor();
     await page.goto(`${consoleUrl}/calls/00000000-0000-4000-8000-000000000000?import=${run.call_import_id}`);
     await page.getByRole('heading', { name: 'No such call' }).waitFor();
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const [path, heading] of [
+      [`/suites/${unknown}`, 'No such suite'],
+      [`/imports/${unknown}`, 'No such import'],
+      [`/evaluations/${unknown}`, 'No such evaluation'],
+      [`/imports/not-an-id`, 'Validation failed'],
+    ] as const) {
+      await page.goto(`${consoleUrl}${path}`);
+      await page.getByRole('heading', { name: heading }).waitFor();
+    }
+    // a regressed-call link without its baseline still shows this run's side, and says what is missing
+    await page.goto(`${consoleUrl}/runs/${run.id}/compare/${unknown}?baseline=yesterday`);
+    await page.getByRole('heading', { name: 'No such call' }).waitFor();
+    await page.getByText('This link does not name the baseline run').waitFor();
     await page.goto(`${consoleUrl}/no/such/page`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     await expectAccessible(page, 'not-found');
@@ -275,6 +289,43 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     await page.goto(`${consoleUrl}/runs?status=nonsense&page=-4`);
     await page.getByRole('heading', { name: 'Runs' }).waitFor();
     await page.close();
+  });
+
+  it('is usable 390 px wide: only tables scroll sideways, inside their own box', async () => {
+    const narrow = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await narrow.newPage();
+    await page.goto(`${consoleUrl}/login`);
+    await logIn(page);
+    await page.getByRole('heading', { name: 'Runs' }).waitFor();
+    const calls = await h.request('GET', `/api/v1/suite-runs/${run.id}/calls`, {
+      headers: await h.as('READER'),
+    });
+    const rowId = calls.body.items[0].call_import_row_id as string;
+    for (const [name, path] of [
+      ['runs', '/runs'],
+      ['run', `/runs/${run.id}`],
+      ['call', `/calls/${rowId}?import=${run.call_import_id}&run=${run.id}`],
+      ['suite', `/suites/${run.suite_id}`],
+      ['import', `/imports/${run.call_import_id}`],
+    ] as const) {
+      await page.goto(`${consoleUrl}${path}`);
+      await page.locator('h1').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      await screenshot(page, `${name}-390px`);
+      // the page must not scroll sideways; what sticks out (outside a table) is named when it does
+      const { overflow, wide } = await page.evaluate(() => ({
+        overflow: document.documentElement.scrollWidth - window.innerWidth,
+        wide: [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && !e.closest('table'))
+          .map((e) => `${e.tagName.toLowerCase()}.${e.className}`)
+          .slice(0, 8),
+      }));
+      expect(
+        overflow,
+        `${name} is ${overflow}px wider than the screen: ${wide.join(', ')}`,
+      ).toBeLessThanOrEqual(0);
+    }
+    await narrow.close();
   });
 
   it('keeps two tabs signed in when both refresh at once (one refresh at a time across tabs)', async () => {
