@@ -53,7 +53,8 @@ export const driveCalls = async ({ client, double }: Drive) => {
   await client.callImports.transcribe(imported.id, { mode: 'llm_only' });
   await client.callImports.cancelDiarisation(imported.id);
 
-  // a recorded call: its row, its recording whole and in part, a range past the end, a signed URL
+  // a recorded call: its row, its recording whole and in part, a range past the end, a signed
+  // URL, its peaks
   const audioSchema = await client.callImportSchemas.create({
     name: unique('Recorded'),
     parameters: [
@@ -76,6 +77,7 @@ export const driveCalls = async ({ client, double }: Drive) => {
     .recording(recorded.id, row.id, { range: { start: 1_000_000 } })
     .catch(() => undefined);
   await client.callImports.recordingUrl(recorded.id, row.id);
+  await client.callImports.recordingPeaks(recorded.id, row.id, { points: 100 });
 
   const metric = await makeMetric(client, { metric_type: 'boolean' });
   // a slow judge keeps the evaluation running until it is cancelled
