@@ -36,10 +36,13 @@ const realTime = new Set([
   'src/commands/demo.test.ts',
 ]);
 /**
- * The console in Chromium, with real voice runs: real time too, and on PGlite only (the API it
- * drives is tested on both databases by the files above).
+ * The console in Chromium (with real voice runs): after the others like the real-time files, and on
+ * PGlite only (the API it drives is tested on both databases by the files above).
  */
-const browserRealTime = ['test/console/console.chromium.test.ts'];
+const browserRealTime = [
+  'test/console/console.chromium.test.ts',
+  'test/console/console-settings.chromium.test.ts',
+];
 const serverFiles = databaseTestFiles(fileURLToPath(new URL('./packages/server', import.meta.url)));
 const notRealTime = (file: string) => !realTime.has(file) && !browserRealTime.includes(file);
 

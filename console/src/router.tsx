@@ -9,8 +9,11 @@ import { LoginPage } from './pages/login.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { RunPage } from './pages/run.tsx';
 import { RunsPage } from './pages/runs.tsx';
+import { agentsRoutes } from './routes/agents.tsx';
 import { importsRoutes } from './routes/imports.tsx';
+import { metricsRoutes } from './routes/metrics.tsx';
 import { appRoute, optional, page, type RouterContext, rootRoute, uuid } from './routes/root.tsx';
+import { settingsRoutes } from './routes/settings.tsx';
 import { suitesRoutes } from './routes/suites.tsx';
 
 export type { RouterContext };
@@ -102,6 +105,9 @@ const routeTree = rootRoute.addChildren([
     clustersRoute,
     ...suitesRoutes,
     ...importsRoutes,
+    ...metricsRoutes,
+    ...agentsRoutes,
+    ...settingsRoutes,
   ]),
 ]);
 

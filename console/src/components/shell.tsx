@@ -3,6 +3,18 @@ import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-route
 import { useEffect } from 'react';
 import { useMe, useSession } from './session-context.tsx';
 
+/** The console's sections, in the order of the main navigation. */
+const SECTIONS = [
+  { to: '/suites', label: 'Suites' },
+  { to: '/runs', label: 'Runs' },
+  { to: '/imports', label: 'Imports' },
+  { to: '/evaluations', label: 'Evaluations' },
+  { to: '/clusters', label: 'Failure clusters' },
+  { to: '/metrics', label: 'Metrics' },
+  { to: '/agents', label: 'Agents' },
+  { to: '/settings', label: 'Settings' },
+] as const;
+
 /** The frame of every signed-in page: navigation, organization and workspace, sign-out. */
 export const Shell = () => {
   const session = useSession();
@@ -34,21 +46,11 @@ export const Shell = () => {
           voice-eval
         </Link>
         <nav aria-label="Main">
-          <Link to="/suites" activeProps={{ 'aria-current': 'page' }}>
-            Suites
-          </Link>
-          <Link to="/runs" activeProps={{ 'aria-current': 'page' }}>
-            Runs
-          </Link>
-          <Link to="/imports" activeProps={{ 'aria-current': 'page' }}>
-            Imports
-          </Link>
-          <Link to="/evaluations" activeProps={{ 'aria-current': 'page' }}>
-            Evaluations
-          </Link>
-          <Link to="/clusters" activeProps={{ 'aria-current': 'page' }}>
-            Failure clusters
-          </Link>
+          {SECTIONS.map(({ to, label }) => (
+            <Link key={to} to={to} activeProps={{ 'aria-current': 'page' }}>
+              {label}
+            </Link>
+          ))}
         </nav>
         <div className="account">
           {user && user.memberships.length > 1 && session.mode === 'password' && (
