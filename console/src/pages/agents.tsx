@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { AGENT_CALL_MEDIUMS, type Agent, type AgentTestResult } from '@voice-eval/contract';
 import { ApiError } from '@voice-eval/sdk';
+import { SearchBox, SelectFilter } from '../components/filters.tsx';
 import { Pager } from '../components/pager.tsx';
 import { Loading, ProblemView } from '../components/problem.tsx';
 import { useCanWrite, useClient } from '../components/session-context.tsx';
@@ -39,32 +40,13 @@ export const AgentsPage = () => {
     <section>
       <div className="page-head">
         <h1>Agents</h1>
-        <label>
-          Reached by{' '}
-          <select
-            value={search.medium ?? ''}
-            onChange={(e) => filter({ medium: (e.target.value || undefined) as typeof search.medium })}
-          >
-            <option value="">any</option>
-            {AGENT_CALL_MEDIUMS.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>
-        </label>
-        <search>
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              const q = new FormData(e.currentTarget).get('q')?.toString().trim();
-              filter({ q: q || undefined });
-            }}
-          >
-            <label>
-              Name <input name="q" type="search" defaultValue={search.q ?? ''} key={search.q ?? ''} />
-            </label>{' '}
-            <button type="submit">Search</button>
-          </form>
-        </search>
+        <SelectFilter
+          label="Reached by"
+          value={search.medium}
+          choices={AGENT_CALL_MEDIUMS}
+          onChange={(medium) => filter({ medium })}
+        />
+        <SearchBox label="Name" value={search.q} onSearch={(q) => filter({ q })} />
       </div>
       {agents.isPending ? (
         <Loading what="agents" />

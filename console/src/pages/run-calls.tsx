@@ -6,6 +6,7 @@ import {
   type SuiteRunCallStatus,
   type SuiteRunCombinationSummary,
 } from '@voice-eval/contract';
+import { SelectFilter } from '../components/filters.tsx';
 import { Pager } from '../components/pager.tsx';
 import { Loading, ProblemView } from '../components/problem.tsx';
 import { useClient } from '../components/session-context.tsx';
@@ -24,39 +25,37 @@ export const Calls = ({ run }: { run: SuiteRun }) => {
       params: { runId: run.id },
       search: { ...search, ...next, page: undefined },
     });
+  const personas = uniqueBy(run.combination_summary, 'persona_id', 'persona_name');
+  const scenarios = uniqueBy(run.combination_summary, 'scenario_id', 'scenario_name');
   return (
     <>
       <div className="page-head">
         <h2 id="calls">Calls</h2>
-        <label>
-          Status{' '}
-          <select
-            value={search.status ?? ''}
+        <SelectFilter
+          label="Status"
+          value={search.status}
+          choices={SUITE_RUN_CALL_STATUSES}
+          disabled={search.flagged === true}
+          onChange={(status) => filter({ status })}
+        />
+        {personas.length > 1 && (
+          <SelectFilter
+            label="Persona"
+            value={search.persona}
+            choices={personas}
             disabled={search.flagged === true}
-            onChange={(e) =>
-              filter({ status: (e.target.value || undefined) as SuiteRunCallStatus | undefined })
-            }
-          >
-            <option value="">any</option>
-            {SUITE_RUN_CALL_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <ChoiceFilter
-          label="Persona"
-          value={search.persona}
-          choices={uniqueBy(run.combination_summary, 'persona_id', 'persona_name')}
-          disabled={search.flagged === true}
-          onChange={(persona) => filter({ persona })}
-        />
-        <ChoiceFilter
-          label="Scenario"
-          value={search.scenario}
-          choices={uniqueBy(run.combination_summary, 'scenario_id', 'scenario_name')}
-          disabled={search.flagged === true}
-          onChange={(scenario) => filter({ scenario })}
-        />
+            onChange={(persona) => filter({ persona })}
+          />
+        )}{' '}
+        {scenarios.length > 1 && (
+          <SelectFilter
+            label="Scenario"
+            value={search.scenario}
+            choices={scenarios}
+            disabled={search.flagged === true}
+            onChange={(scenario) => filter({ scenario })}
+          />
+        )}{' '}
         <label>
           <input
             type="checkbox"
@@ -67,20 +66,12 @@ export const Calls = ({ run }: { run: SuiteRun }) => {
           Flagged only
         </label>
         {search.flagged && (
-          <label>
-            Metric{' '}
-            <select
-              value={search.metric ?? ''}
-              onChange={(e) => filter({ metric: e.target.value || undefined })}
-            >
-              <option value="">any</option>
-              {run.metric_summary.map((m) => (
-                <option key={m.metric_id} value={m.metric_id}>
-                  {m.metric_name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectFilter
+            label="Metric"
+            value={search.metric}
+            choices={run.metric_summary.map((m) => ({ value: m.metric_id, label: m.metric_name }))}
+            onChange={(metric) => filter({ metric })}
+          />
         )}
       </div>
       {search.flagged && run.evaluation_id ? (
@@ -232,42 +223,12 @@ const RunPager = ({ run, total }: { run: SuiteRun; total: number }) => {
   );
 };
 
-type Choice = { id: string; name: string };
-
 /** The distinct personas (or scenarios) of a run's combinations, by name. */
 const uniqueBy = (
   combinations: SuiteRunCombinationSummary[],
   id: 'persona_id' | 'scenario_id',
   name: 'persona_name' | 'scenario_name',
-): Choice[] =>
-  [...new Map(combinations.map((c) => [c[id], { id: c[id], name: c[name] }])).values()].sort((a, b) =>
-    a.name.localeCompare(b.name),
-  );
-
-/** A select over a run's personas or scenarios; "any" clears it. Hidden when there is only one. */
-const ChoiceFilter = ({
-  label,
-  value,
-  choices,
-  disabled,
-  onChange,
-}: {
-  label: string;
-  value: string | undefined;
-  choices: Choice[];
-  disabled: boolean;
-  onChange: (id: string | undefined) => void;
-}) =>
-  choices.length < 2 ? null : (
-    <label>
-      {label}{' '}
-      <select value={value ?? ''} disabled={disabled} onChange={(e) => onChange(e.target.value || undefined)}>
-        <option value="">any</option>
-        {choices.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name}
-          </option>
-        ))}
-      </select>
-    </label>
+) =>
+  [...new Map(combinations.map((c) => [c[id], { value: c[id], label: c[name] }])).values()].sort((a, b) =>
+    a.label.localeCompare(b.label),
   );

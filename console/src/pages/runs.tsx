@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { SUITE_RUN_STATUSES, type SuiteRun } from '@voice-eval/contract';
 import { useState } from 'react';
+import { SelectFilter } from '../components/filters.tsx';
 import { Pager } from '../components/pager.tsx';
 import { Loading, ProblemView } from '../components/problem.tsx';
 import { useSession } from '../components/session-context.tsx';
@@ -37,23 +38,12 @@ export const RunsPage = () => {
     <section>
       <div className="page-head">
         <h1>Runs</h1>
-        <label>
-          Status{' '}
-          <select
-            value={search.status ?? ''}
-            onChange={(e) =>
-              void navigate({
-                to: '/runs',
-                search: { status: (e.target.value || undefined) as SuiteRun['status'] | undefined },
-              })
-            }
-          >
-            <option value="">any</option>
-            {SUITE_RUN_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
+        <SelectFilter
+          label="Status"
+          value={search.status}
+          choices={SUITE_RUN_STATUSES}
+          onChange={(status) => void navigate({ to: '/runs', search: { status } })}
+        />
         <button
           type="button"
           disabled={picked.length !== 2}

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { EVALUATION_STATUSES, type Evaluation } from '@voice-eval/contract';
+import { SelectFilter } from '../../components/filters.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Loading, ProblemView } from '../../components/problem.tsx';
 import { useClient } from '../../components/session-context.tsx';
@@ -32,27 +33,14 @@ export const EvaluationsPage = () => {
     <section>
       <div className="page-head">
         <h1>Evaluations</h1>
-        <label>
-          Status{' '}
-          <select
-            value={search.status ?? ''}
-            onChange={(e) =>
-              void navigate({
-                to: '/evaluations',
-                search: {
-                  ...search,
-                  status: (e.target.value || undefined) as Evaluation['status'] | undefined,
-                  page: undefined,
-                },
-              })
-            }
-          >
-            <option value="">any</option>
-            {EVALUATION_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
+        <SelectFilter
+          label="Status"
+          value={search.status}
+          choices={EVALUATION_STATUSES}
+          onChange={(status) =>
+            void navigate({ to: '/evaluations', search: { ...search, status, page: undefined } })
+          }
+        />
         {search.import && (
           <Link to="/evaluations" search={{ status: search.status }}>
             Every import's

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { type CallImportDetail, DIARISED_TRANSCRIPT_STATUSES } from '@voice-eval/contract';
 import { useState } from 'react';
+import { SearchBox, SelectFilter } from '../../components/filters.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Loading, ProblemView } from '../../components/problem.tsx';
 import { useClient } from '../../components/session-context.tsx';
@@ -88,33 +89,13 @@ export const ImportPage = () => {
 
       <div className="page-head">
         <h2 id="rows">Calls</h2>
-        <search>
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              filter({ q: new FormData(e.currentTarget).get('q')?.toString().trim() || undefined });
-            }}
-          >
-            <label>
-              Conversation <input name="q" type="search" defaultValue={search.q ?? ''} key={search.q ?? ''} />
-            </label>{' '}
-            <button type="submit">Search</button>
-          </form>
-        </search>
-        <label>
-          Transcript{' '}
-          <select
-            value={search.transcript ?? ''}
-            onChange={(e) =>
-              filter({ transcript: (e.target.value || undefined) as typeof search.transcript })
-            }
-          >
-            <option value="">any</option>
-            {DIARISED_TRANSCRIPT_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
+        <SearchBox label="Conversation" value={search.q} onSearch={(q) => filter({ q })} />
+        <SelectFilter
+          label="Transcript"
+          value={search.transcript}
+          choices={DIARISED_TRANSCRIPT_STATUSES}
+          onChange={(transcript) => filter({ transcript })}
+        />
       </div>
       <BulkActions importDetail={d} filters={filters} selection={selection} onSelection={setSelection} />
       <Rows detail={d} selection={selection} onSelection={setSelection} />

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { CALL_IMPORT_SOURCE_FORMAT_FILTERS, CALL_IMPORT_STATUSES } from '@voice-eval/contract';
+import { SelectFilter } from '../../components/filters.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Loading, ProblemView } from '../../components/problem.tsx';
 import { useSession } from '../../components/session-context.tsx';
@@ -34,32 +35,18 @@ export const ImportsPage = () => {
     <section>
       <div className="page-head">
         <h1>Imports</h1>
-        <label>
-          Status{' '}
-          <select
-            value={search.status ?? ''}
-            onChange={(e) => filter({ status: (e.target.value || undefined) as typeof search.status })}
-          >
-            <option value="">any</option>
-            {CALL_IMPORT_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Source{' '}
-          <select
-            value={search.format ?? ''}
-            onChange={(e) => filter({ format: (e.target.value || undefined) as typeof search.format })}
-          >
-            <option value="">any</option>
-            {CALL_IMPORT_SOURCE_FORMAT_FILTERS.map((f) => (
-              <option key={f} value={f}>
-                {f.replace('_', '-')}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectFilter
+          label="Status"
+          value={search.status}
+          choices={CALL_IMPORT_STATUSES}
+          onChange={(status) => filter({ status })}
+        />
+        <SelectFilter
+          label="Source"
+          value={search.format}
+          choices={CALL_IMPORT_SOURCE_FORMAT_FILTERS.map((f) => ({ value: f, label: f.replace('_', '-') }))}
+          onChange={(format) => filter({ format })}
+        />
       </div>
       {imports.isPending ? (
         <Loading what="imports" />

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import type { Metric } from '@voice-eval/contract';
 import { Fragment, useState } from 'react';
+import { SearchBox } from '../../components/filters.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Loading, ProblemView } from '../../components/problem.tsx';
 import { useCanWrite, useClient } from '../../components/session-context.tsx';
@@ -51,20 +52,7 @@ export const MetricsPage = () => {
             <option value="draft">drafts</option>
           </select>
         </label>
-        <search>
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              const q = new FormData(e.currentTarget).get('q')?.toString().trim();
-              filter({ q: q || undefined });
-            }}
-          >
-            <label>
-              Name <input name="q" type="search" defaultValue={search.q ?? ''} key={search.q ?? ''} />
-            </label>{' '}
-            <button type="submit">Search</button>
-          </form>
-        </search>
+        <SearchBox label="Name" value={search.q} onSearch={(q) => filter({ q })} />
         {canWrite && (
           <button
             type="button"

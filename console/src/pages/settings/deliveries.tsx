@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDelivery, type WebhookEndpoint } from '@voice-eval/contract';
 import { useState } from 'react';
+import { SelectFilter } from '../../components/filters.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Loading, ProblemView } from '../../components/problem.tsx';
 import { useClient } from '../../components/session-context.tsx';
@@ -43,24 +44,18 @@ export const Deliveries = ({ endpoint }: { endpoint: WebhookEndpoint }) => {
     <>
       <div className="page-head">
         <h2>Deliveries</h2>
-        <label>
-          Status{' '}
-          <select
-            value={search.status ?? ''}
-            onChange={(e) =>
-              void navigate({
-                to: '/settings/webhooks/$endpointId',
-                params: { endpointId: endpoint.id },
-                search: { status: (e.target.value || undefined) as typeof search.status },
-              })
-            }
-          >
-            <option value="">any</option>
-            {WEBHOOK_DELIVERY_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
+        <SelectFilter
+          label="Status"
+          value={search.status}
+          choices={WEBHOOK_DELIVERY_STATUSES}
+          onChange={(status) =>
+            void navigate({
+              to: '/settings/webhooks/$endpointId',
+              params: { endpointId: endpoint.id },
+              search: { status },
+            })
+          }
+        />
         <output className={redeliver.isError ? 'bad' : 'good'}>{outcome}</output>
       </div>
       {deliveries.isPending ? (

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import type { EvaluatorSuite } from '@voice-eval/contract';
+import { SearchBox } from '../../components/filters.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { Loading, ProblemView } from '../../components/problem.tsx';
 import { useClient } from '../../components/session-context.tsx';
@@ -24,20 +25,11 @@ export const SuitesPage = () => {
     <section>
       <div className="page-head">
         <h1>Suites</h1>
-        <search>
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              const q = new FormData(e.currentTarget).get('q')?.toString().trim();
-              void navigate({ to: '/suites', search: { q: q || undefined } });
-            }}
-          >
-            <label>
-              Name <input name="q" type="search" defaultValue={search.q ?? ''} key={search.q ?? ''} />
-            </label>{' '}
-            <button type="submit">Search</button>
-          </form>
-        </search>
+        <SearchBox
+          label="Name"
+          value={search.q}
+          onSearch={(q) => void navigate({ to: '/suites', search: { q } })}
+        />
       </div>
       {suites.isPending ? (
         <Loading what="suites" />
