@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentDouble, startAgentDouble } from '../../src/testing/agent.js';
 import { CLINIC_GREETING } from '../../src/testing/clinic-agent.js';
 import { type OpenAiDouble, startOpenAiDouble } from '../../src/testing/openai-compatible.js';
+import { encodeWav } from '../../src/voice/audio/index.js';
 import { browserTitle, expectAccessible, launchChromium, screenshot, skipBrowser } from '../browser.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../doubles/webhook-receiver.js';
+import { createSchema, importCsv, upload } from '../factories/call-imports.js';
 import { createHarness, type Harness } from '../harness.js';
 import { ensureConsoleBuild } from './console-build.js';
 
@@ -288,6 +290,7 @@ describe.skipIf(skipBrowser)(browserTitle('the console’s metrics, agents and s
     await page.getByText('Nothing delivered yet').waitFor();
     await page.getByRole('button', { name: 'Ping Console receiver' }).click();
     const delivered = page.locator('tbody tr[data-status="delivered"]');
+    // delivered in the background; the log refreshes every second while a delivery is under way
     await expect.poll(() => delivered.count()).toBe(1);
     expect(await delivered.first().textContent()).toMatch(/ping.*HTTP 200.*1 attempt/);
     await page.getByRole('button', { name: /^Redeliver ping/ }).click();
@@ -391,6 +394,52 @@ describe.skipIf(skipBrowser)(browserTitle('the console’s metrics, agents and s
     }
     await page.goto(`${consoleUrl}/metrics?lifecycle=archived&page=-2`);
     await page.getByRole('link', { name: 'Greets the caller' }).waitFor();
+    await page.close();
+  });
+
+  it('degrades gracefully: a mono recording draws one lane, a call without one shows its transcript', async () => {
+    const recordedSchema = await createSchema(h, h, [
+      { name: 'conversation_id', type: 'conversation_id', is_required: true },
+      { name: 'recording', type: 'recording_url', is_required: true },
+    ]);
+    const mono = encodeWav({
+      sampleRate: 8000,
+      channels: [Int16Array.from({ length: 16_000 }, (_, i) => Math.round(Math.sin(i / 5) * 6000))],
+    });
+    const uploaded = await upload(h, await h.as('MEMBER'), { schema_id: recordedSchema }, [
+      { field: 'files', name: 'mono-call.wav', bytes: Buffer.from(mono), type: 'audio/wav' },
+    ]);
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const monoRow = (
+      await h.request('GET', `/api/v1/call-imports/${uploaded.body.id}`, { headers: await h.as('READER') })
+    ).body.rows[0];
+    const page = await context.newPage();
+    await page.goto(`${consoleUrl}/calls/${monoRow.id}?import=${uploaded.body.id}`);
+    const wave = page.locator('.wave[data-ready="true"]');
+    await wave.waitFor();
+    expect(await wave.getAttribute('data-lanes')).toBe('1');
+    // one lane: nothing to solo
+    expect(await page.getByLabel('Hear').count()).toBe(0);
+    await expectAccessible(page, 'call-mono');
+
+    const texts = await importCsv(h, h, await createSchema(h, h), [
+      ['conversation_id', 'agent', 'recording', 'transcript'],
+      [
+        'text-1',
+        'Ava',
+        '',
+        'Agent: Riverside Clinic, how can I help?\nCaller: I need to move my appointment.',
+      ],
+    ]);
+    const textRow = (
+      await h.request('GET', `/api/v1/call-imports/${texts.id}`, { headers: await h.as('READER') })
+    ).body.rows[0];
+    await page.goto(`${consoleUrl}/calls/${textRow.id}?import=${texts.id}`);
+    await page.getByText('This call has no recording').waitFor();
+    await expect.poll(() => page.locator('.transcript .turn').count()).toBe(2);
+    expect(await page.locator('.wave').count()).toBe(0);
+    await expectAccessible(page, 'call-text');
+    await screenshot(page, 'call-text');
     await page.close();
   });
 
