@@ -31,10 +31,10 @@ const realTime = new Set([
   'test/suite-runs/voice-e2e.test.ts',
   'test/suite-runs/voice-s3.test.ts',
   'test/crash/voice-crash.test.ts',
-  'src/testing/voice-agent.test.ts',
   'src/modules/agents/agent-voice-test.http.test.ts',
-  'src/commands/demo.test.ts',
 ]);
+/** Real-time files that open no test database (a double alone; the demo on its own PGlite): run once. */
+const realTimeOnce = ['src/testing/voice-agent.test.ts', 'src/commands/demo.test.ts'];
 /**
  * The console in Chromium (with real voice runs): last, in a group of its own, and on PGlite only
  * (the API it drives is tested on both databases by the files above).
@@ -44,7 +44,8 @@ const browserRealTime = [
   'test/console/console-settings.chromium.test.ts',
 ];
 const serverFiles = databaseTestFiles(fileURLToPath(new URL('./packages/server', import.meta.url)));
-const notRealTime = (file: string) => !realTime.has(file) && !browserRealTime.includes(file);
+const notRealTime = (file: string) =>
+  !realTime.has(file) && !realTimeOnce.includes(file) && !browserRealTime.includes(file);
 
 /**
  * With `TEST_DATABASE_URL` set, the projects that open a database run twice in the one Vitest
@@ -114,6 +115,16 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       }),
+      {
+        ...server,
+        test: {
+          ...server.test,
+          name: 'server-realtime-once',
+          include: realTimeOnce,
+          env: { TEST_DATABASE_URL: '' },
+          sequence: { groupOrder: 1 },
+        },
+      },
       {
         ...server,
         test: {

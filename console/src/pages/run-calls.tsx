@@ -3,7 +3,6 @@ import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import {
   SUITE_RUN_CALL_STATUSES,
   type SuiteRun,
-  type SuiteRunCallStatus,
   type SuiteRunCombinationSummary,
 } from '@voice-eval/contract';
 import { SelectFilter } from '../components/filters.tsx';
