@@ -37,6 +37,7 @@ import { integrations } from './routes/integrations.js';
 import { invitations } from './routes/invitations.js';
 import { metrics } from './routes/metrics.js';
 import { personas } from './routes/personas.js';
+import { productionCalls } from './routes/production-calls.js';
 import { scenarios } from './routes/scenarios.js';
 import { suiteRuns } from './routes/suite-runs.js';
 import { tags } from './routes/tags.js';
@@ -69,6 +70,7 @@ const areas: {
   evaluatorSuites: typeof evaluatorSuites;
   suiteRuns: typeof suiteRuns;
   webhookEndpoints: typeof webhookEndpoints;
+  productionCalls: typeof productionCalls;
 } = {
   auth,
   workspaces,
@@ -90,6 +92,7 @@ const areas: {
   evaluatorSuites,
   suiteRuns,
   webhookEndpoints,
+  productionCalls,
 };
 
 const options = { baseHeaders: BaseHeadersSchema, commonResponses, strictStatusCodes: true } as const;
@@ -123,6 +126,7 @@ export * from './resources/invitation.js';
 export * from './resources/metric.js';
 export * from './resources/metric-clusters.js';
 export * from './resources/persona.js';
+export * from './resources/production-call.js';
 export * from './resources/scenario.js';
 export * from './resources/suite-run.js';
 export * from './resources/tag.js';

@@ -95,6 +95,12 @@ export const AREAS: Record<string, Area> = {
     description: 'Simulated calls of a suite to its agent, scored and compared with a baseline run.',
     scope: 'workspace',
   },
+  productionCalls: {
+    tag: 'Production calls',
+    description:
+      "A live agent's calls, pushed by its platform (Vapi, Retell, ElevenLabs, Twilio) or submitted, landing as rows of the agent's production call import.",
+    scope: 'workspace',
+  },
   webhookEndpoints: {
     tag: 'Webhook endpoints',
     description:

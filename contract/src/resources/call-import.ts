@@ -18,17 +18,18 @@ export const CallImportStatusSchema = z.enum(CALL_IMPORT_STATUSES);
 export type CallImportStatus = z.infer<typeof CallImportStatusSchema>;
 
 /**
- * The kind of source an import was made from: a CSV or XLSX manifest, uploaded audio files, or
- * the simulated calls of a suite run (`simulation`).
+ * The kind of source an import was made from: a CSV or XLSX manifest, uploaded audio files, the
+ * simulated calls of a suite run (`simulation`), or a live agent's calls as they arrive
+ * (`production`, one import per agent).
  */
-export const CALL_IMPORT_SOURCE_FORMATS = ['csv', 'xlsx', 'audio', 'simulation'] as const;
+export const CALL_IMPORT_SOURCE_FORMATS = ['csv', 'xlsx', 'audio', 'simulation', 'production'] as const;
 export const CallImportSourceFormatSchema = z.enum(CALL_IMPORT_SOURCE_FORMATS);
 
 /**
- * The list filter: `audio` (manual recordings), `non_audio` (CSV, Excel or legacy imports), or
- * `simulation` (suite runs).
+ * The list filter: `audio` (manual recordings), `non_audio` (CSV, Excel or legacy imports),
+ * `simulation` (suite runs) or `production` (live agents' calls).
  */
-export const CALL_IMPORT_SOURCE_FORMAT_FILTERS = ['audio', 'non_audio', 'simulation'] as const;
+export const CALL_IMPORT_SOURCE_FORMAT_FILTERS = ['audio', 'non_audio', 'simulation', 'production'] as const;
 
 /**
  * Why a source row produced no call-import row: `invalid_value` is a cell that does not read as its

@@ -37,6 +37,21 @@ export const IntegrationSchema = z.object({
   updated_at: Timestamp,
   /** Null until the integration's credentials are verified. */
   last_tested_at: Timestamp.nullable(),
+  /** The agent whose production calls this integration delivers; pushes are refused without one. */
+  agent_id: Uuid.nullable(),
+  /**
+   * The URL to give the platform as its webhook (`/api/v1/ingest/{platform}/{id}` under the
+   * server's public URL); null for platforms that do not push calls here.
+   */
+  ingest_url: z.string().nullable(),
+  /** When the platform last delivered a call that verified; null before the first. */
+  last_received_at: Timestamp.nullable(),
+  /**
+   * Vapi only, and only in the answer that creates the integration or rotates the token: the token
+   * Vapi must send back (`X-Vapi-Secret`, or `Authorization: Bearer`). It is stored hashed and never
+   * shown again.
+   */
+  ingest_token: z.string().optional(),
 });
 export type Integration = z.infer<typeof IntegrationSchema>;
 
@@ -57,6 +72,8 @@ export const IntegrationCreateBodySchema = z.object({
   is_active: z.boolean().optional(),
   is_default: z.boolean().optional(),
   routing_mode: RoutingModeSchema.optional(),
+  /** The agent (of any workspace of the organization) whose calls the platform delivers. */
+  agent_id: Uuid.nullable().optional(),
 });
 export type IntegrationCreateBody = z.infer<typeof IntegrationCreateBodySchema>;
 
@@ -69,6 +86,9 @@ export const IntegrationUpdateBodySchema = z
     is_active: z.boolean(),
     is_default: z.boolean(),
     routing_mode: RoutingModeSchema,
+    agent_id: Uuid.nullable(),
+    /** Vapi: replace the ingest token; the answer carries the new one, once. */
+    rotate_ingest_token: z.literal(true),
   })
   .partial();
 export type IntegrationUpdateBody = z.infer<typeof IntegrationUpdateBodySchema>;

@@ -14,6 +14,7 @@ import { Integrations } from './resources/integrations.js';
 import { Invitations } from './resources/invitations.js';
 import { Metrics } from './resources/metrics.js';
 import { Personas } from './resources/personas.js';
+import { ProductionCalls } from './resources/production-calls.js';
 import { Scenarios } from './resources/scenarios.js';
 import { SuiteRuns } from './resources/suite-runs.js';
 import { Tags } from './resources/tags.js';
@@ -66,6 +67,7 @@ export class VoiceEval extends ApiClient {
   readonly evaluatorSuites: EvaluatorSuites = new EvaluatorSuites(this);
   readonly suiteRuns: SuiteRuns = new SuiteRuns(this);
   readonly webhookEndpoints: WebhookEndpoints = new WebhookEndpoints(this);
+  readonly productionCalls: ProductionCalls = new ProductionCalls(this);
 
   constructor(options: ClientOptions = {}) {
     const { [SHARED_AUTH]: sharedAuth, ...rest } = options as InternalOptions;

@@ -30,6 +30,7 @@ import { integrationRoutes } from './modules/integrations/routes.js';
 import { invitationPreviewRoute, invitationRoutes } from './modules/invitations/routes.js';
 import { metricRoutes } from './modules/metrics/routes.js';
 import { personaRoutes } from './modules/personas/routes.js';
+import { productionCallRoutes, type RawBodyRequest } from './modules/production-calls/routes.js';
 import { scenarioRoutes } from './modules/scenarios/routes.js';
 import { suiteRunRoutes } from './modules/suite-runs/routes.js';
 import { tagRoutes } from './modules/tags/routes.js';
@@ -98,6 +99,19 @@ export const createApp = (deps: Deps): Express => {
     app.use(cors({ origin: deps.config.corsOrigins, exposedHeaders: EXPOSED_HEADERS, maxAge: 600 }));
   }
   app.use(RATE_LIMITED_PATHS, authRateLimit(deps));
+  // platforms' deliveries are verified over their exact bytes: their parsers keep them
+  const keepRaw = (req: RawBodyRequest, _res: unknown, bytes: Buffer) => {
+    req.rawBody = bytes;
+  };
+  app.use(
+    '/api/v1/ingest',
+    express.json({
+      limit: deps.config.uploadLimitBytes,
+      type: ['application/json', 'application/*+json'],
+      verify: keepRaw,
+    }),
+    express.urlencoded({ extended: false, limit: deps.config.jsonBodyLimitBytes, verify: keepRaw }),
+  );
   const parseJson = express.json({
     limit: deps.config.jsonBodyLimitBytes,
     type: ['application/json', 'application/*+json'],
@@ -155,6 +169,7 @@ export const createApp = (deps: Deps): Express => {
   mount(api.suiteRuns, suiteRunRoutes(deps));
   mount(api.evaluatorResults, evaluatorResultRoutes(deps));
   mount(api.webhookEndpoints, webhookEndpointRoutes(deps));
+  mount(api.productionCalls, productionCallRoutes(deps));
 
   app.use(docsRouter());
   if (deps.config.console) app.use('/console', createConsoleRouter());

@@ -185,6 +185,16 @@ export const ConfigSchema = z.object({
   webhookMaxAttempts: int(13),
   /** An endpoint whose every delivery attempt failed for this long is disabled, in ms. @default 432000000 (5 days) */
   webhookDisableAfterMs: int(5 * 24 * 3600 * 1000),
+  /** Attempts at downloading a production call's recording before it fails. @default 6 */
+  recordingFetchMaxAttempts: int(6),
+  /** Pause after a failed recording download, doubled per failure (capped at an hour), less up to 25% jitter, in ms. @default 30000 */
+  recordingFetchRetryBaseMs: int(30_000),
+  /** Vapi's API, where a Vapi call's recording is fetched with the integration's private key. @default https://api.vapi.ai */
+  vapiApiUrl: z
+    .string()
+    .url()
+    .transform((url) => url.replace(/\/+$/, ''))
+    .default('https://api.vapi.ai'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Serves Prometheus metrics on `GET /metrics` (and times every request for them). @default false */
   metrics: z
@@ -244,6 +254,9 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   VOICE_EVAL_S3_REGION: 's3Region',
   VOICE_EVAL_S3_FORCE_PATH_STYLE: 's3ForcePathStyle',
   VOICE_EVAL_WEBHOOK_TIMEOUT_MS: 'webhookTimeoutMs',
+  VOICE_EVAL_RECORDING_FETCH_MAX_ATTEMPTS: 'recordingFetchMaxAttempts',
+  VOICE_EVAL_RECORDING_FETCH_RETRY_BASE_MS: 'recordingFetchRetryBaseMs',
+  VOICE_EVAL_VAPI_API_URL: 'vapiApiUrl',
   VOICE_EVAL_WEBHOOK_RETRY_BASE_MS: 'webhookRetryBaseMs',
   VOICE_EVAL_WEBHOOK_RETRY_MAX_DELAY_MS: 'webhookRetryMaxDelayMs',
   VOICE_EVAL_WEBHOOK_MAX_ATTEMPTS: 'webhookMaxAttempts',

@@ -6,7 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenAiDouble, startOpenAiDouble } from '../src/testing/openai-compatible.js';
-import { type Drive, driveAccess, driveSettings, driveWebhooks } from './openapi/drive.js';
+import {
+  type Drive,
+  driveAccess,
+  driveProductionCalls,
+  driveSettings,
+  driveWebhooks,
+} from './openapi/drive.js';
 import { DRIVEN_ERRORS, driveErrors } from './openapi/drive-errors.js';
 import { driveSuites } from './openapi/drive-simulation.js';
 import { driveCalls, driveMetrics } from './openapi/drive-work.js';
@@ -36,6 +42,7 @@ beforeAll(async () => {
     driveAccess,
     driveSettings,
     driveWebhooks,
+    driveProductionCalls,
     driveMetrics,
     driveCalls,
     driveSuites,

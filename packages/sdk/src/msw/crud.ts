@@ -29,6 +29,7 @@ const AREAS: Partial<Record<Area, { fixture: keyof Fixtures; scoped: boolean; la
   evaluators: { fixture: 'evaluator', scoped: true, label: 'Evaluator' },
   evaluatorSuites: { fixture: 'evaluatorSuite', scoped: true, label: 'Evaluator suite' },
   webhookEndpoints: { fixture: 'webhookEndpoint', scoped: false, label: 'Webhook endpoint' },
+  productionCalls: { fixture: 'productionCall', scoped: true, label: 'Production call' },
 };
 
 /** Rows hidden from lists unless the query asks for them, as the server does. */

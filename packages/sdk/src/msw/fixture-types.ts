@@ -22,6 +22,7 @@ import type {
   Metric,
   MetricClustersReport,
   Persona,
+  ProductionCall,
   Scenario,
   Session,
   SuiteRun,
@@ -86,5 +87,6 @@ export interface Fixtures {
   metricClustersReport: Fixture<MetricClustersReport>;
   transcribeResult: Fixture<TranscribeResult>;
   webhookEndpoint: Fixture<WebhookEndpoint>;
+  productionCall: Fixture<ProductionCall>;
   webhookDelivery: Fixture<WebhookDelivery>;
 }

@@ -10,6 +10,7 @@
 import type { HttpHandler } from 'msw';
 import { crudImpl } from './crud.js';
 import { authImpls } from './domain-auth.js';
+import { productionImpls } from './domain-production.js';
 import { recordingImpls } from './domain-recordings.js';
 import { simulationImpls } from './domain-simulation.js';
 import { voiceBundleImpls } from './domain-voice-bundles.js';
@@ -71,6 +72,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     ...simulationImpls,
     ...voiceBundleImpls,
     ...webhookImpls,
+    ...productionImpls,
   };
 
   const handlers = ROUTES.map(({ area, name, route }) => {

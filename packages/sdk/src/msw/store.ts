@@ -13,6 +13,7 @@ import type {
   Invitation,
   Metric,
   Persona,
+  ProductionCall,
   Scenario,
   SuiteRun,
   SuiteRunCall,
@@ -127,6 +128,7 @@ export interface MockDb {
   webhookEndpoints: Collection<WebhookEndpoint>;
   /** Deliveries of webhook endpoints (found by `endpoint_id`). */
   webhookDeliveries: Collection<WebhookDelivery>;
+  productionCalls: Collection<ProductionCall>;
 }
 
 export const createDb = (): MockDb => ({
@@ -152,4 +154,5 @@ export const createDb = (): MockDb => ({
   suiteRunCalls: new Collection(),
   webhookEndpoints: new Collection(),
   webhookDeliveries: new Collection(),
+  productionCalls: new Collection(),
 });

@@ -4,6 +4,7 @@ import { conversationSource } from '../modules/suite-runs/dispatch-source.js';
 import { converseSuiteRunCallTask } from './tasks/converse-suite-run-call.js';
 import { deliverWebhookTask } from './tasks/deliver-webhook.js';
 import { diariseCallImportRowTask } from './tasks/diarise-call-import-row.js';
+import { fetchProductionRecordingTask } from './tasks/fetch-production-recording.js';
 import { generateMetricClusterReportTask } from './tasks/generate-metric-cluster-report.js';
 import { scoreEvaluationRowTask } from './tasks/score-evaluation-row.js';
 import { startScheduledRunsTask } from './tasks/start-scheduled-runs.js';
@@ -23,4 +24,5 @@ export const registerTasks = (deps: Deps): void => {
   deps.workers.register(converseSuiteRunCallTask(deps));
   deps.workers.register(startScheduledRunsTask(deps));
   deps.workers.register(deliverWebhookTask(deps));
+  deps.workers.register(fetchProductionRecordingTask(deps));
 };

@@ -110,3 +110,34 @@ export const driveWebhooks = async ({ h, client }: Drive) => {
   await client.webhookEndpoints.redeliver(endpoint.id, ping.id);
   await client.webhookEndpoints.delete(endpoint.id);
 };
+
+/** Production calls: a submit and its repeat, the list and one read, and a Vapi delivery. */
+export const driveProductionCalls = async ({ client, anonymous }: Drive) => {
+  const agent = await client.agents.create({
+    name: unique('Live agent'),
+    call_type: 'inbound',
+    call_medium: 'phone',
+  });
+  const body = {
+    agent_id: agent.id,
+    external_call_id: unique('lk'),
+    provider: 'livekit',
+    transcript: [{ role: 'agent' as const, text: 'Hello', start_ms: 0, end_ms: 900 }],
+  };
+  const submitted = await client.productionCalls.submit(body);
+  await client.productionCalls.submit(body);
+  await client.productionCalls.get(submitted.production_call.id);
+  await client.productionCalls.list({ agent_id: agent.id, provider: 'livekit' });
+  const vapi = await client.integrations.create({
+    platform: 'vapi',
+    name: unique('Vapi'),
+    secret_key: 'vapi-private-key',
+    agent_id: agent.id,
+  });
+  const report = {
+    message: { type: 'end-of-call-report', call: { id: unique('vapi-call') }, artifact: { messages: [] } },
+  };
+  await anonymous.productionCalls.ingest('vapi', vapi.id, report, {
+    headers: { 'x-vapi-secret': vapi.ingest_token! },
+  });
+};

@@ -25,6 +25,10 @@ const inScope = (db: Knex, scope: Scope) =>
 
 export const findAgent = (db: Knex, scope: Scope, id: string) => inScope(db, scope).where({ id }).first();
 
+/** An agent of any workspace of the organization. */
+export const findOrganizationAgent = (db: Knex, organizationId: string, id: string) =>
+  db<AgentRow>('agents').where({ organization_id: organizationId, id }).first();
+
 export const findAgentForUpdate = (db: Knex, scope: Scope, id: string) =>
   inScope(db, scope).where({ id }).forUpdate().first();
 

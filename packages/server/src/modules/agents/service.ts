@@ -74,6 +74,22 @@ export const requireAgent = async (db: Knex, ctx: RequestContext, id: string): P
   return row;
 };
 
+/**
+ * An agent of any workspace of the organization (integrations and production calls are the
+ * organization's; each call lands in its agent's workspace); 404 naming `path` otherwise.
+ */
+export const requireOrganizationAgent = async (
+  db: Knex,
+  organizationId: string,
+  id: string,
+  path: string,
+): Promise<{ id: string; name: string; workspace_id: string }> => {
+  const row = await repo.findOrganizationAgent(db, organizationId, id);
+  if (!row)
+    throw new ApiError('not_found', 'Agent not found', { errors: [{ path, message: 'No such agent' }] });
+  return { id: row.id, name: row.name, workspace_id: row.workspace_id };
+};
+
 /** The TTS provider of the agent's voice bundle, or null when it has none. */
 export const voiceBundleTtsProvider = async (db: Knex, ctx: RequestContext, agent: repo.AgentRow) =>
   agent.voice_bundle_id

@@ -61,7 +61,7 @@ export type ImportFilters = {
   status?: string;
   dataset?: string;
   tag_id?: readonly string[];
-  source_format?: 'audio' | 'non_audio' | 'simulation';
+  source_format?: 'audio' | 'non_audio' | 'simulation' | 'production';
 };
 
 export const insertImport = async (db: Knex, row: ImportWrite): Promise<ImportRow> => {
@@ -89,7 +89,7 @@ export const findImport = (db: Knex, scope: Scope, id: string) =>
 
 /**
  * The workspace's imports matching the filters, unordered: dataset case-insensitively (`none`:
- * no dataset), every given tag, and `audio` / `non_audio` sources (legacy imports with no
+ * no dataset), every given tag, and the source kind (legacy imports with no
  * recorded format count as non-audio).
  */
 export const importsQuery = (db: Knex, scope: Scope, filters: ImportFilters) => {
@@ -111,11 +111,13 @@ export const importsQuery = (db: Knex, scope: Scope, filters: ImportFilters) => 
       .havingRaw('count(distinct tag_id) = ?', [tagIds.length]);
     base.whereIn('id', carrying);
   }
-  if (filters.source_format === 'audio' || filters.source_format === 'simulation') {
+  if (filters.source_format !== undefined && filters.source_format !== 'non_audio') {
     base.where('source_format', filters.source_format);
   }
   if (filters.source_format === 'non_audio') {
-    base.where((q) => q.whereNull('source_format').orWhereNotIn('source_format', ['audio', 'simulation']));
+    base.where((q) =>
+      q.whereNull('source_format').orWhereNotIn('source_format', ['audio', 'simulation', 'production']),
+    );
   }
   return base;
 };

@@ -1,6 +1,7 @@
 import { IntegrationSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
+import { makeAgent } from '../../../test/factories/evaluators.js';
 import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
 import { readIntegrationCredentials } from './service.js';
 
@@ -74,6 +75,9 @@ describe('integrations', () => {
       routing_mode: 'inherit',
       effective_routing: 'inherit',
       last_tested_at: null,
+      agent_id: null,
+      ingest_url: expect.stringMatching(new RegExp(`/api/v1/ingest/vapi/${created.id}$`)),
+      last_received_at: null,
     });
     expect(JSON.stringify(created)).not.toContain(SECRET);
     const row = await h.db('integrations').where({ id: created.id }).first();
@@ -81,7 +85,11 @@ describe('integrations', () => {
     const read = await h.request('GET', `/api/v1/integrations/${created.id}`, {
       headers: await t.as('READER'),
     });
-    expect(read.body).toEqual(created);
+    // the ingest token is answered once, on create; the row keeps it sealed
+    const { ingest_token, ...rest } = created;
+    expect(ingest_token).toMatch(/^vit_[A-Za-z0-9_-]{43}$/);
+    expect(read.body).toEqual(rest);
+    expect(JSON.stringify(row)).not.toContain(ingest_token);
     const credentials = await readIntegrationCredentials(h.server.deps, t.organizationId, created.id);
     expect(credentials).toEqual({ platform: 'vapi', public_key: 'pk_live_abc', secret_key: SECRET });
     expect(await readIntegrationCredentials(h.server.deps, h.organizationId, created.id)).toBeNull();
@@ -140,5 +148,34 @@ describe('integrations', () => {
       body: { platform: 'vapi', name: 'x', secret_key: '' },
     });
     expectProblem(reply, 422, 'validation_failed');
+  });
+
+  it('files calls under an agent of the organization, gives pushing platforms an ingest URL, and rotates only a Vapi token', async () => {
+    const t = await h.createTenant();
+    const headers = await t.as('ADMIN');
+    const agent = await makeAgent(h, t);
+    const retell = await createIntegration(t, { platform: 'retell', agent_id: agent.id });
+    expect(retell).toMatchObject({
+      agent_id: agent.id,
+      ingest_url: expect.stringContaining(`/ingest/retell/${retell.id}`),
+    });
+    expect(retell.ingest_token).toBeUndefined();
+    expect((await createIntegration(t, { platform: 'bland' })).ingest_url).toBeNull();
+    const otherAgent = await makeAgent(h, h);
+    const foreign = await h.request('POST', '/api/v1/integrations', {
+      headers,
+      body: { platform: 'vapi', name: 'Foreign', secret_key: SECRET, agent_id: otherAgent.id },
+    });
+    expectProblem(foreign, 404, 'not_found');
+    const rotate = await h.request('PATCH', `/api/v1/integrations/${retell.id}`, {
+      headers,
+      body: { rotate_ingest_token: true },
+    });
+    expectProblem(rotate, 422, 'rule_violation');
+    const cleared = await h.request('PATCH', `/api/v1/integrations/${retell.id}`, {
+      headers,
+      body: { agent_id: null },
+    });
+    expect(cleared.body.agent_id).toBeNull();
   });
 });

@@ -11,6 +11,9 @@ export type IntegrationRow = {
   is_default: boolean;
   routing_mode: string;
   last_tested_at: Date | null;
+  agent_id: string | null;
+  ingest_token_sealed: string | null;
+  last_received_at: Date | null;
   created_by: string;
   created_at: Date;
   updated_at: Date;
@@ -22,6 +25,13 @@ const table = (db: Knex) => db<IntegrationRow>('integrations');
 
 export const findIntegration = (db: Knex, organizationId: string, id: string) =>
   table(db).where({ organization_id: organizationId, id }).first();
+
+/** An integration by id alone: a platform's delivery names nothing else (its signature is checked next). */
+export const findIntegrationById = (db: Knex, id: string) => table(db).where({ id }).first();
+
+/** Records that a delivery verified. */
+export const touchReceived = (db: Knex, id: string, at: Date) =>
+  table(db).where({ id }).update({ last_received_at: at });
 
 export const findIntegrationForUpdate = (db: Knex, organizationId: string, id: string) =>
   table(db).where({ organization_id: organizationId, id }).forUpdate().first();

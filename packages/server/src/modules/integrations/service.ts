@@ -1,22 +1,39 @@
-import type {
-  Integration,
-  IntegrationCreateBody,
-  IntegrationUpdateBody,
-  PageQuery,
+import { randomBytes } from 'node:crypto';
+import {
+  INGEST_PLATFORMS,
+  type Integration,
+  type IntegrationCreateBody,
+  type IntegrationUpdateBody,
+  type PageQuery,
 } from '@voice-eval/contract';
 import { actorLabel, type RequestContext } from '../../context.js';
 import { paginate } from '../../db/paginate.js';
 import { iso, isoOrNull, isUniqueViolation } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
+import { requireOrganizationAgent } from '../agents/service.js';
 import { effectiveRoutingOf } from '../ai-providers/service.js';
 import * as repo from './repo.js';
 
 /** Additional authenticated data of an integration's sealed secret (binds it to the organization). */
 const secretContext = (organizationId: string) => `integrations.secret_key:${organizationId}`;
+const tokenContext = (id: string) => `integrations.ingest_token:${id}`;
 
-/** The wire form; the secret key never leaves the server. */
-export const toIntegration = (deps: Pick<Deps, 'providers'>, row: repo.IntegrationRow): Integration => ({
+/** Platforms that push calls to `/api/v1/ingest/{platform}/{id}`. */
+const PUSHING = new Set<string>(INGEST_PLATFORMS);
+
+/** Vapi sends back a token we make: 32 random bytes. */
+const newIngestToken = () => `vit_${randomBytes(32).toString('base64url')}`;
+
+/**
+ * The wire form; the secret key never leaves the server. `baseUrl` is where clients reach the API
+ * (the configured public URL, else the request's), for `ingest_url`.
+ */
+export const toIntegration = (
+  deps: Pick<Deps, 'providers'>,
+  row: repo.IntegrationRow,
+  baseUrl: string,
+): Integration => ({
   id: row.id,
   organization_id: row.organization_id,
   platform: row.platform,
@@ -29,7 +46,14 @@ export const toIntegration = (deps: Pick<Deps, 'providers'>, row: repo.Integrati
   created_at: iso(row.created_at),
   updated_at: iso(row.updated_at),
   last_tested_at: isoOrNull(row.last_tested_at),
+  agent_id: row.agent_id,
+  ingest_url: PUSHING.has(row.platform) ? `${baseUrl}/api/v1/ingest/${row.platform}/${row.id}` : null,
+  last_received_at: isoOrNull(row.last_received_at),
 });
+
+const assertAgent = async (deps: Deps, ctx: RequestContext, agentId: string | null | undefined) => {
+  if (agentId) await requireOrganizationAgent(deps.db, ctx.organizationId, agentId, 'body.agent_id');
+};
 
 const writeConflict = (error: unknown): unknown => {
   if (isUniqueViolation(error, 'integrations_name_unique')) {
@@ -46,28 +70,39 @@ export const listIntegrations = (
   deps: Deps,
   ctx: RequestContext,
   query: PageQuery & { platform?: string; is_active?: boolean },
+  baseUrl: string,
 ) =>
   paginate(repo.integrationsQuery(deps.db, ctx.organizationId, query), query, (row: repo.IntegrationRow) =>
-    toIntegration(deps, row),
+    toIntegration(deps, row, baseUrl),
   );
 
 /** One integration of the organization; 404 for unknown and other tenants' ids. */
-export const getIntegration = async (deps: Deps, ctx: RequestContext, id: string): Promise<Integration> => {
+export const getIntegration = async (
+  deps: Deps,
+  ctx: RequestContext,
+  id: string,
+  baseUrl: string,
+): Promise<Integration> => {
   const row = await repo.findIntegration(deps.db, ctx.organizationId, id);
   if (!row) throw notFound('Integration');
-  return toIntegration(deps, row);
+  return toIntegration(deps, row, baseUrl);
 };
 
 /**
  * Connects a platform with its secret sealed. The organization's first integration of a platform
- * becomes that platform's default; `is_default: true` moves the flag in the same transaction.
+ * becomes that platform's default; `is_default: true` moves the flag in the same transaction. A
+ * Vapi integration gets an ingest token, answered this once.
  */
 export const createIntegration = async (
   deps: Deps,
   ctx: RequestContext,
   body: IntegrationCreateBody,
+  baseUrl: string,
 ): Promise<Integration> => {
   const { secret_key, ...settings } = body;
+  await assertAgent(deps, ctx, body.agent_id);
+  const id = crypto.randomUUID();
+  const token = body.platform === 'vapi' ? newIngestToken() : null;
   try {
     const row = await deps.db.transaction(async (trx) => {
       const first = (await repo.countForPlatform(trx, ctx.organizationId, body.platform)) === 0;
@@ -75,26 +110,34 @@ export const createIntegration = async (
       if (isDefault) await repo.clearDefault(trx, ctx.organizationId, body.platform);
       return repo.insertIntegration(trx, {
         ...settings,
+        id,
+        ingest_token_sealed: token ? deps.secrets.seal(token, tokenContext(id)) : null,
         organization_id: ctx.organizationId,
         secret_key_sealed: deps.secrets.seal(secret_key, secretContext(ctx.organizationId)),
         is_default: isDefault,
         created_by: actorLabel(ctx),
       });
     });
-    return toIntegration(deps, row);
+    return { ...toIntegration(deps, row, baseUrl), ...(token ? { ingest_token: token } : {}) };
   } catch (error) {
     throw writeConflict(error);
   }
 };
 
-/** Updates settings or replaces the secret; the platform's default flag moves atomically. */
+/**
+ * Updates settings or replaces the secret; the platform's default flag moves atomically.
+ * `rotate_ingest_token` (Vapi only) replaces the ingest token and answers the new one, once.
+ */
 export const updateIntegration = async (
   deps: Deps,
   ctx: RequestContext,
   id: string,
   body: IntegrationUpdateBody,
+  baseUrl: string,
 ): Promise<Integration> => {
-  const { secret_key, ...settings } = body;
+  const { secret_key, rotate_ingest_token, ...settings } = body;
+  await assertAgent(deps, ctx, body.agent_id);
+  const token = rotate_ingest_token ? newIngestToken() : null;
   try {
     const row = await deps.db.transaction(async (trx) => {
       const current = await repo.findIntegrationForUpdate(trx, ctx.organizationId, id);
@@ -102,12 +145,18 @@ export const updateIntegration = async (
       if (body.is_default && !current.is_default) {
         await repo.clearDefault(trx, ctx.organizationId, current.platform);
       }
+      if (token && current.platform !== 'vapi') {
+        throw new ApiError('rule_violation', 'Only Vapi integrations have an ingest token.', {
+          errors: [{ path: 'body.rotate_ingest_token', message: `Not for ${current.platform}` }],
+        });
+      }
       const patch: repo.IntegrationWrite = { ...settings };
       if (secret_key)
         patch.secret_key_sealed = deps.secrets.seal(secret_key, secretContext(ctx.organizationId));
+      if (token) patch.ingest_token_sealed = deps.secrets.seal(token, tokenContext(id));
       return (await repo.updateIntegration(trx, ctx.organizationId, id, patch))!;
     });
-    return toIntegration(deps, row);
+    return { ...toIntegration(deps, row, baseUrl), ...(token ? { ingest_token: token } : {}) };
   } catch (error) {
     throw writeConflict(error);
   }
@@ -136,3 +185,37 @@ export const readIntegrationCredentials = async (
     secret_key: deps.secrets.open(row.secret_key_sealed, secretContext(organizationId)),
   };
 };
+
+/** What receiving a platform's delivery needs of its integration, secrets opened. */
+export type IngestIntegration = {
+  id: string;
+  organization_id: string;
+  platform: string;
+  agent_id: string | null;
+  secrets: { secret: string; public_key: string | null; ingest_token: string | null };
+};
+
+/**
+ * The active integration a delivery names, with its secrets opened for verification; null when
+ * there is no such active integration (the caller answers 404 without saying which).
+ */
+export const ingestIntegration = async (deps: Deps, id: string): Promise<IngestIntegration | null> => {
+  const row = await repo.findIntegrationById(deps.db, id);
+  if (!row?.is_active) return null;
+  return {
+    id: row.id,
+    organization_id: row.organization_id,
+    platform: row.platform,
+    agent_id: row.agent_id,
+    secrets: {
+      secret: deps.secrets.open(row.secret_key_sealed, secretContext(row.organization_id)),
+      public_key: row.public_key,
+      ingest_token: row.ingest_token_sealed
+        ? deps.secrets.open(row.ingest_token_sealed, tokenContext(row.id))
+        : null,
+    },
+  };
+};
+
+/** Records that the integration's platform delivered a call that verified. */
+export const markReceived = (deps: Deps, id: string, at: Date) => repo.touchReceived(deps.db, id, at);

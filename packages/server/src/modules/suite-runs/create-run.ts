@@ -7,7 +7,7 @@ import { enrolTenants } from '../../dispatch/repo.js';
 import { ApiError } from '../../errors.js';
 import { isVoiceConnection } from '../agents/channel.js';
 import { requireAgent } from '../agents/service.js';
-import { simulationSchemaId } from '../call-import-schemas/simulation-schema.js';
+import { builtInSchemaId, SIMULATION_SCHEMA } from '../call-import-schemas/built-in-schemas.js';
 import { createSimulationImport } from '../call-imports/simulation.js';
 import { combinationEvaluators, takeRoundRobin } from '../evaluator-suites/run-support.js';
 import { getSuite } from '../evaluator-suites/service.js';
@@ -105,7 +105,7 @@ export const startRun = async (
       'body',
     );
   }
-  const schemaId = await simulationSchemaId(deps, ctx);
+  const schemaId = await builtInSchemaId(deps, ctx, SIMULATION_SCHEMA);
   const evaluators = await combinationEvaluators(deps.db, suite.id);
   // outside the transaction, as evaluations do: a dispatch pass updates these cursors under its lock
   await enrolTenants(deps.db, ctx.organizationId, ctx.workspaceId);

@@ -1,0 +1,207 @@
+import type { TranscriptTurn } from '@voice-eval/contract';
+import type { Knex } from 'knex';
+import { actorLabel, systemContext } from '../../context.js';
+import type { Deps } from '../../deps.js';
+import { blobKey, sniffAudio } from '../../storage/index.js';
+import { decodeWav } from '../../voice/audio/index.js';
+import { builtInSchemaId, PRODUCTION_SCHEMA } from '../call-import-schemas/built-in-schemas.js';
+import {
+  addProductionRow,
+  addProductionTurns,
+  type ProductionImport,
+  productionImportFor,
+  storeProductionRecording,
+} from '../call-imports/production.js';
+import { DIARISE_TASK } from '../call-imports/transcribe.js';
+import type { IncomingCall } from './platforms/incoming.js';
+import * as repo from './repo.js';
+
+/** A call to land: who it belongs to, where it came from, and what it says. */
+export type Landing = {
+  organizationId: string;
+  agent: { id: string; name: string; workspace_id: string };
+  provider: string;
+  integrationId: string | null;
+  call: IncomingCall;
+  tags?: readonly string[];
+  /**
+   * Whether a later delivery of a known call merges into it (a platform's events of one call);
+   * false for submits, where a repeat returns the existing call unchanged.
+   */
+  merge: boolean;
+};
+
+/** The landed call, and whether the delivery repeated one already landed (then nothing changed). */
+export type Landed = { call: repo.ProductionCallRow; deduplicated: boolean };
+
+/** Audio that came with a delivery, stored before the transaction that puts it on the call's row. */
+type StoredAudio = { key: string; channels: number | null };
+
+const channelsOf = (bytes: Buffer, format: string): number | null => {
+  if (format !== 'wav') return null;
+  try {
+    return decodeWav(bytes).channels.length;
+  } catch {
+    return null;
+  }
+};
+
+/** Stores audio carried in the delivery; null when it is not audio (the call lands without it). */
+const storeInlineAudio = async (
+  deps: Deps,
+  organizationId: string,
+  audio: Buffer,
+): Promise<StoredAudio | null> => {
+  const sniffed = await sniffAudio(audio);
+  if (!sniffed) return null;
+  const key = blobKey('production-calls', organizationId, `${crypto.randomUUID()}.${sniffed.extension}`);
+  await deps.storage.put(key, audio, { contentType: sniffed.contentType });
+  return { key, channels: channelsOf(audio, sniffed.format) };
+};
+
+const parametersOf = (provider: string, call: IncomingCall) => ({
+  conversation_id: call.external_call_id,
+  provider,
+  started_at: call.started_at?.toISOString() ?? null,
+  end_reason: call.end_reason,
+});
+
+/** Flat metadata without nulls a later event would otherwise erase. */
+const merged = (before: repo.ProductionCallRow['metadata'], after: IncomingCall['metadata']) => {
+  const out = { ...before };
+  for (const [key, value] of Object.entries(after)) if (value !== null || !(key in out)) out[key] = value;
+  return out;
+};
+
+/**
+ * A later delivery of a known call (Retell's `call_analyzed` after `call_ended`, ElevenLabs' audio
+ * after its transcript): fills what the call lacked, keeps what it had. A delivery whose event the
+ * call already merged is a replay and changes nothing.
+ */
+const mergeInto = async (
+  trx: Knex,
+  target: ProductionImport,
+  existing: repo.ProductionCallRow,
+  landing: Landing,
+  audio: StoredAudio | null,
+  now: Date,
+): Promise<{ landed: Landed; transcribe: boolean; audioUsed: boolean }> => {
+  const { call } = landing;
+  if (!landing.merge || existing.events.includes(call.event))
+    return { landed: { call: existing, deduplicated: true }, transcribe: false, audioUsed: false };
+  const patch: Partial<repo.ProductionCallRow> = {
+    events: [...existing.events, call.event],
+    started_at: existing.started_at ?? call.started_at,
+    ended_at: existing.ended_at ?? call.ended_at,
+    duration_ms: existing.duration_ms ?? call.duration_ms,
+    end_reason: existing.end_reason ?? call.end_reason,
+    metadata: merged(existing.metadata, call.metadata),
+  };
+  if (existing.turn_count === 0 && call.turns && call.turns.length > 0) {
+    await addProductionTurns(trx, existing.call_import_row_id, call.turns, now);
+    patch.turn_count = call.turns.length;
+  }
+  let transcribe = false;
+  const audioUsed = audio !== null && existing.recording_status !== 'stored';
+  if (audio && audioUsed) {
+    transcribe = await storeProductionRecording(trx, target, existing.call_import_row_id, audio, now);
+    Object.assign(patch, { recording_status: 'stored', recording_error: null, lease_owner: null });
+  } else if (call.recording && existing.recording_status === 'none') {
+    Object.assign(patch, {
+      recording_source: call.recording,
+      recording_status: 'pending',
+      queued_at: now,
+      attempts: 0,
+    });
+  }
+  return {
+    landed: { call: await repo.updateCall(trx, existing.id, patch), deduplicated: false },
+    transcribe,
+    audioUsed,
+  };
+};
+
+/**
+ * Lands a call as the next row of its agent's production import, exactly once per organization,
+ * provider and external id however often and however concurrently it arrives: the unique key
+ * decides, and the loser merges into the winner's call. A recording to fetch makes the call a
+ * pending download; audio carried in the delivery is stored at once.
+ */
+export const landCall = async (deps: Deps, landing: Landing): Promise<Landed> => {
+  const { agent, call } = landing;
+  const ctx = systemContext(
+    { organizationId: landing.organizationId, workspaceId: agent.workspace_id },
+    `ingest:${landing.provider}`,
+  );
+  const schemaId = await builtInSchemaId(deps, ctx, PRODUCTION_SCHEMA);
+  const target = await productionImportFor(
+    deps.db,
+    { organizationId: landing.organizationId, workspaceId: agent.workspace_id, agentId: agent.id },
+    { schemaId, agentName: agent.name, createdBy: actorLabel(ctx) },
+  );
+  const audio = call.audio ? await storeInlineAudio(deps, landing.organizationId, call.audio) : null;
+  const now = deps.now();
+  try {
+    const { landed, transcribe, audioUsed } = await deps.db.transaction(async (trx) => {
+      const created = await repo.insertCall(trx, {
+        organization_id: landing.organizationId,
+        workspace_id: agent.workspace_id,
+        agent_id: agent.id,
+        provider: landing.provider,
+        integration_id: landing.integrationId,
+        external_call_id: call.external_call_id,
+        started_at: call.started_at,
+        ended_at: call.ended_at,
+        duration_ms: call.duration_ms,
+        end_reason: call.end_reason,
+        turn_count: call.turns?.length ?? 0,
+        events: [call.event],
+        metadata: call.metadata,
+        tags: [...new Set(landing.tags ?? [])],
+        recording_source: audio ? null : call.recording,
+        recording_status: audio ? 'stored' : call.recording ? 'pending' : 'none',
+        queued_at: now,
+        created_at: now,
+        updated_at: now,
+      });
+      if (!created) {
+        const existing = await repo.findByExternalIdForUpdate(
+          trx,
+          landing.organizationId,
+          landing.provider,
+          call.external_call_id,
+        );
+        return mergeInto(trx, target, existing!, landing, audio, now);
+      }
+      const turns: TranscriptTurn[] | null = call.turns && call.turns.length > 0 ? call.turns : null;
+      const rowId = await addProductionRow(
+        trx,
+        target,
+        {
+          conversationId: call.external_call_id,
+          parameters: parametersOf(landing.provider, call),
+          turns,
+          provider: landing.provider,
+          integrationId: landing.integrationId,
+        },
+        now,
+      );
+      const transcribe = audio ? await storeProductionRecording(trx, target, rowId, audio, now) : false;
+      const row = await repo.updateCall(trx, created.id, {
+        call_import_id: target.callImportId,
+        call_import_row_id: rowId,
+      });
+      return { landed: { call: row, deduplicated: false }, transcribe, audioUsed: audio !== null };
+    });
+    if (transcribe) deps.workers.notify(DIARISE_TASK);
+    if (landed.call.recording_status === 'pending') deps.workers.notify(FETCH_RECORDING_TASK);
+    if (audio && !audioUsed) await deps.storage.delete(audio.key);
+    return landed;
+  } catch (error) {
+    if (audio) await deps.storage.delete(audio.key).catch(() => undefined);
+    throw error;
+  }
+};
+
+/** The background task that downloads production calls' recordings. */
+export const FETCH_RECORDING_TASK = 'production_call.fetch_recording';
