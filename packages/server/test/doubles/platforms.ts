@@ -20,6 +20,10 @@ export interface PlatformsDouble {
   twilioRecording(accountSid: string, authToken: string, recordingSid: string, bytes: Buffer): string;
   /** Serves `bytes` publicly at a URL that stops answering after `ttlMs`; returns the URL. */
   publicRecording(name: string, bytes: Buffer, ttlMs?: number): string;
+  /** The next `count` fetches of a public recording never answer (a platform stalled mid-download). */
+  holdNext(name: string, count?: number): void;
+  /** How many fetches of a public recording were held so far. */
+  held(name: string): number;
   /** Requests the double answered, by path (query excluded), with their status. */
   readonly served: Array<{ path: string; status: number; authorization: string | undefined }>;
   close(): Promise<void>;
@@ -30,6 +34,7 @@ export async function startPlatformsDouble(): Promise<PlatformsDouble> {
   const vapi = new Map<string, { key: string; file: string }>();
   const twilio = new Map<string, { basic: string; file: string; bytes: Buffer }>();
   const served: PlatformsDouble['served'] = [];
+  const holds = new Map<string, { left: number; held: number }>();
   // two origins, as the platforms have: the API, and the storage its redirects point at
   let storageUrl = '';
   const handler: Parameters<typeof createServer>[1] = (req, res) => {
@@ -57,6 +62,12 @@ export async function startPlatformsDouble(): Promise<PlatformsDouble> {
     }
     const fileMatch = /^\/files\/(.+)$/.exec(url.pathname);
     if (fileMatch) {
+      const hold = holds.get(fileMatch[1]!);
+      if (hold && hold.left > 0) {
+        hold.left--;
+        hold.held++;
+        return; // the connection stays open, unanswered
+      }
       const file = files.get(fileMatch[1]!);
       if (!file || Date.now() > file.expiresAt) return answer(403, 'AccessDenied: Request has expired');
       return answer(200, file.bytes, { 'content-type': 'audio/wav' });
@@ -93,6 +104,10 @@ export async function startPlatformsDouble(): Promise<PlatformsDouble> {
       files.set(name, { bytes, expiresAt: Date.now() + ttlMs });
       return `${storageUrl}/files/${name}`;
     },
+    holdNext(name, count = 1) {
+      holds.set(name, { left: count, held: holds.get(name)?.held ?? 0 });
+    },
+    held: (name) => holds.get(name)?.held ?? 0,
     close: async () => {
       for (const { server } of [api, storage])
         await new Promise<void>((resolve) => server.close(() => resolve()));

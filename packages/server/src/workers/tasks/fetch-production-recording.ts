@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { claimRows, sweepExpired } from '../../dispatch/lease.js';
+import { claimRows, sweepExpired, whileLeased } from '../../dispatch/lease.js';
 import { FETCH_RECORDING_TASK } from '../../modules/production-calls/land.js';
 import { type ClaimedCall, fetchRecording } from '../../modules/production-calls/recording.js';
 import { RECORDING_WORK } from '../../modules/production-calls/repo.js';
@@ -11,11 +11,12 @@ const FETCH_CONCURRENCY = 8;
 
 /**
  * `production_call.fetch_recording`: a leased poller over production calls whose recording is due
- * (pending, `queued_at` reached), as webhook deliveries are. The lease outlives one download (its
- * timeout, plus the store), so it needs no renewal; the sweeper re-queues calls whose worker died.
+ * (pending, `queued_at` reached), as webhook deliveries are. The lease is renewed while a download
+ * and its store run, so it can be short: a call whose worker died goes back to `pending` a few
+ * seconds after its lease lapses, and the sweeper's next pass hands it to any instance.
  */
 export const fetchProductionRecordingTask = (deps: Deps): Task<ClaimedCall> => {
-  const leaseMs = deps.config.fetchTimeoutMs * 2 + 30_000;
+  const leaseMs = Math.min(deps.config.fetchTimeoutMs, 30_000) + 5_000;
   const policy = createAddressPolicy(deps.config.fetchAllowlist);
   return {
     name: FETCH_RECORDING_TASK,
@@ -30,9 +31,16 @@ export const fetchProductionRecordingTask = (deps: Deps): Task<ClaimedCall> => {
         where: (q) => q.where('queued_at', '<=', now),
       });
     },
-    run: async (call, signal) => {
-      const won = await fetchRecording(deps, policy, call, signal);
-      if (!won && !signal.aborted) deps.logger.info({ productionCallId: call.id }, 'lease:fenced');
+    run: async (call, outer) => {
+      const lease = { id: call.id, owner: call.lease_owner };
+      const won = await whileLeased(
+        deps.db,
+        RECORDING_WORK,
+        lease,
+        { leaseMs, now: deps.now, outer },
+        (signal) => fetchRecording(deps, policy, call, signal),
+      );
+      if (!won && !outer.aborted) deps.logger.info({ productionCallId: call.id }, 'lease:fenced');
     },
     sweep: () =>
       sweepExpired(deps.db, RECORDING_WORK, {
