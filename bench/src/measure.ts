@@ -2,7 +2,17 @@ import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import type { LoadReport } from './load.js';
 
-export type Load = { url: string; headers?: Record<string, string>; seconds: number; connections: number };
+export type Load = {
+  url: string;
+  headers?: Record<string, string>;
+  seconds: number;
+  connections: number;
+  /**
+   * POST a new Retell `call_ended` per request, signed with this key (`load.ts` builds it): each
+   * request a call the server has not seen. `recordingUrl` puts a recording in every call.
+   */
+  retell?: { key: string; recordingUrl: string | null };
+};
 
 export type Throughput = {
   requestsPerSecond: number;

@@ -4,6 +4,7 @@ import { COLD_START_SETTINGS, coldStartBench } from './cold-start.js';
 import { CONSOLE_SETTINGS, consoleBench } from './console.js';
 import { DISPATCH_SCENARIOS, DISPATCH_SETTINGS, dispatchBench } from './dispatch.js';
 import { httpOverhead, httpOverheadDatabases } from './http-overhead.js';
+import { ingestBench } from './ingest.js';
 import { sdkBench } from './sdk.js';
 import { SIMULATION_SETTINGS, simulationBench } from './simulation.js';
 import { VOICE_SETTINGS, voiceBench } from './voice.js';
@@ -37,6 +38,22 @@ const BENCHES: Bench[] = [
             `${fmt(v('floorP99'))} ms; failed requests ${v('failures')}`
           );
         }),
+      ].join('\n'),
+  },
+  {
+    name: 'ingest',
+    run: () => ingestBench(),
+    print: (r) =>
+      [
+        `ingest (${r.postgres ? 'Postgres' : 'PGlite'}, load ${fmt(r.load1!, 2)}): signed Retell call_ended deliveries, ` +
+          `each a new call, ${r.connections} connections, ${r.runs} runs of ${r.seconds} s, medians ` +
+          '(the floor: bare Express verifying the same signature and inserting the same two rows)',
+        `  ours ${fmt(r.ours!)} calls/s, floor ${fmt(r.floor!)} calls/s; ours / floor ${fmt(r.ratio!, 3)} ` +
+          `(runs ${fmt(r.ratioMin!, 3)}–${fmt(r.ratioMax!, 3)}); server CPU per call ours ${fmt(r.oursCpuUs!)} µs, floor ${fmt(r.floorCpuUs!)} µs`,
+        `  with a 320 KB recording in each call: ${fmt(r.withRecording!)} calls/s accepted while the downloads run; ` +
+          `the downloads drained ${fmt(r.drainMs!)} ms after each round; ${r.stored} recordings stored`,
+        `  p99 acknowledgement: ours ${fmt(r.oursP99!)} ms, with recordings ${fmt(r.withRecordingP99!)} ms, floor ` +
+          `${fmt(r.floorP99!)} ms (target < 250 ms; Retell waits 10 s, Vapi 20 s); failed requests ${r.failures}`,
       ].join('\n'),
   },
   {

@@ -12,3 +12,7 @@ export const isUniqueViolation = (error: unknown, constraint?: string): boolean 
   if (e?.code !== '23505') return false;
   return !constraint || e.constraint === constraint || (e.message ?? '').includes(constraint);
 };
+
+/** Postgres foreign-key violation (a referenced row is gone), on both pg and PGlite. */
+export const isForeignKeyViolation = (error: unknown): boolean =>
+  (error as { code?: string })?.code === '23503';

@@ -22,12 +22,14 @@ beforeAll(async () => {
 describe('integrations', () => {
   it('the secret is write-only: never answered, stored for server-side use', async () => {
     const client = h.sdk();
-    const created = await client.integrations.create({
+    const { ingest_token, ...created } = await client.integrations.create({
       platform: 'VAPI',
       name: unique('Prod'),
       secret_key: SECRET,
       public_key: 'pk_live_abc',
     });
+    // Vapi's ingest token is answered once, on create
+    expect(ingest_token).toMatch(/^vit_/);
     expect(created).toMatchObject({ platform: 'vapi', public_key: 'pk_live_abc', routing_mode: 'inherit' });
     expect(JSON.stringify(created)).not.toContain(SECRET);
     await expect(client.integrations.get(created.id)).resolves.toEqual(created);

@@ -26,8 +26,17 @@ export const up = async (db: Knex): Promise<void> => {
     t.text('provider').notNullable();
     t.uuid('integration_id').references('integrations.id').onDelete('SET NULL');
     t.text('external_call_id').notNullable();
-    t.uuid('call_import_id').references('call_imports.id').onDelete('CASCADE');
-    t.uuid('call_import_row_id').references('call_import_rows.id').onDelete('CASCADE');
+    // checked at commit: a call is inserted first (its unique key decides duplicates), its row after
+    t.uuid('call_import_id')
+      .notNullable()
+      .references('call_imports.id')
+      .onDelete('CASCADE')
+      .deferrable('deferred');
+    t.uuid('call_import_row_id')
+      .notNullable()
+      .references('call_import_rows.id')
+      .onDelete('CASCADE')
+      .deferrable('deferred');
     t.timestamp('started_at', { useTz: true });
     t.timestamp('ended_at', { useTz: true });
     t.integer('duration_ms');

@@ -83,15 +83,24 @@ export const productionImportFor = async (
   });
 };
 
+/** The production import was deleted after it was looked up: look it up (or make it) again. */
+export class ProductionImportGone extends Error {
+  constructor(callImportId: string) {
+    super(`The production import ${callImportId} was deleted`);
+  }
+}
+
 /**
  * Adds a call as the next row of the production import, inside the caller's transaction (the
  * import's row counter is locked until it commits, so rows are numbered in arrival order).
- * Fills `provider` and `telephony_integration_id` on the import from the call. Returns the row id.
+ * Fills `provider` and `telephony_integration_id` on the import from the call.
  */
 export const addProductionRow = async (
   trx: Knex,
   target: ProductionImport,
   call: {
+    /** The row's id, chosen by the caller (its production call refers to it). */
+    rowId: string;
     conversationId: string;
     parameters: Record<string, string | null>;
     turns: readonly TranscriptTurn[] | null;
@@ -99,11 +108,13 @@ export const addProductionRow = async (
     integrationId: string | null;
   },
   now: Date,
-): Promise<string> => {
+): Promise<void> => {
   const [counted] = await trx('call_imports')
     .where({ id: target.callImportId })
     .update({
       total_rows: trx.raw('total_rows + 1'),
+      // a row inserted with its transcript is counted here (the counters' trigger sees updates only)
+      ...(call.turns ? { completed_rows: trx.raw('completed_rows + 1') } : {}),
       // the import names the platform its calls come from; `production` once they come from several
       provider: trx.raw("case when total_rows = 0 or provider = ? then ? else 'production' end", [
         call.provider,
@@ -116,13 +127,18 @@ export const addProductionRow = async (
       updated_at: now,
     })
     .returning('total_rows');
+  if (!counted) throw new ProductionImportGone(target.callImportId);
   const insert = (conversationId: string) =>
     trx('call_import_rows')
       .insert({
+        id: call.rowId,
         call_import_id: target.callImportId,
         conversation_id: conversationId,
         source_row: counted.total_rows,
         parameters: JSON.stringify(call.parameters),
+        ...(call.turns
+          ? { diarised_transcript: JSON.stringify(call.turns), diarised_transcript_status: 'completed' }
+          : {}),
         created_at: now,
         updated_at: now,
       })
@@ -130,11 +146,8 @@ export const addProductionRow = async (
       .ignore()
       .returning('id');
   // another provider's call may carry the same id: the row is then named with its provider too
-  let [row] = (await insert(call.conversationId)) as Array<{ id: string }>;
-  if (!row) [row] = (await insert(`${call.provider}:${call.conversationId}`)) as Array<{ id: string }>;
-  // the turns are written by an update, which the import's row counters count
-  if (call.turns) await addProductionTurns(trx, row!.id, call.turns, now);
-  return row!.id;
+  const [row] = (await insert(call.conversationId)) as Array<{ id: string }>;
+  if (!row) await insert(`${call.provider}:${call.conversationId}`);
 };
 
 /**

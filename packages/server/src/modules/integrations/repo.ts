@@ -26,12 +26,29 @@ const table = (db: Knex) => db<IntegrationRow>('integrations');
 export const findIntegration = (db: Knex, organizationId: string, id: string) =>
   table(db).where({ organization_id: organizationId, id }).first();
 
-/** An integration by id alone: a platform's delivery names nothing else (its signature is checked next). */
-export const findIntegrationById = (db: Knex, id: string) => table(db).where({ id }).first();
+/**
+ * An integration by id alone (a platform's delivery names nothing else; its signature is checked
+ * next), with the agent its calls are filed under, in one query.
+ */
+export const findIngestIntegration = (db: Knex, id: string) =>
+  db('integrations as i')
+    .leftJoin('agents as a', 'a.id', 'i.agent_id')
+    .where('i.id', id)
+    .first('i.*', 'a.name as agent_name', 'a.workspace_id as agent_workspace_id') as Promise<
+    (IntegrationRow & { agent_name: string | null; agent_workspace_id: string | null }) | undefined
+  >;
 
-/** Records that a delivery verified. */
+/**
+ * Records that a delivery verified, at most once a minute: deliveries arrive many at once, and
+ * each writing the one row would queue them all behind its lock.
+ */
 export const touchReceived = (db: Knex, id: string, at: Date) =>
-  table(db).where({ id }).update({ last_received_at: at });
+  table(db)
+    .where({ id })
+    .where((q) =>
+      q.whereNull('last_received_at').orWhere('last_received_at', '<', new Date(at.getTime() - 60_000)),
+    )
+    .update({ last_received_at: at });
 
 export const findIntegrationForUpdate = (db: Knex, organizationId: string, id: string) =>
   table(db).where({ organization_id: organizationId, id }).forUpdate().first();

@@ -191,22 +191,29 @@ export type IngestIntegration = {
   id: string;
   organization_id: string;
   platform: string;
-  agent_id: string | null;
+  /** The agent its calls are filed under; null when none is set. */
+  agent: { id: string; name: string; workspace_id: string } | null;
+  last_received_at: Date | null;
   secrets: { secret: string; public_key: string | null; ingest_token: string | null };
 };
 
 /**
- * The active integration a delivery names, with its secrets opened for verification; null when
- * there is no such active integration (the caller answers 404 without saying which).
+ * The active integration a delivery names, with its agent and its secrets opened for
+ * verification; null when there is no such active integration (the caller answers 404 without
+ * saying which).
  */
 export const ingestIntegration = async (deps: Deps, id: string): Promise<IngestIntegration | null> => {
-  const row = await repo.findIntegrationById(deps.db, id);
+  const row = await repo.findIngestIntegration(deps.db, id);
   if (!row?.is_active) return null;
   return {
     id: row.id,
     organization_id: row.organization_id,
     platform: row.platform,
-    agent_id: row.agent_id,
+    agent:
+      row.agent_id && row.agent_name !== null && row.agent_workspace_id !== null
+        ? { id: row.agent_id, name: row.agent_name, workspace_id: row.agent_workspace_id }
+        : null,
+    last_received_at: row.last_received_at,
     secrets: {
       secret: deps.secrets.open(row.secret_key_sealed, secretContext(row.organization_id)),
       public_key: row.public_key,
@@ -217,5 +224,11 @@ export const ingestIntegration = async (deps: Deps, id: string): Promise<IngestI
   };
 };
 
-/** Records that the integration's platform delivered a call that verified. */
-export const markReceived = (deps: Deps, id: string, at: Date) => repo.touchReceived(deps.db, id, at);
+/**
+ * Records that the integration's platform delivered a call that verified, at most once a minute:
+ * deliveries arrive many at once, and each writing the one row would queue them behind its lock.
+ */
+export const markReceived = async (deps: Deps, integration: IngestIntegration, at: Date) => {
+  const last = integration.last_received_at?.getTime() ?? 0;
+  if (at.getTime() - last >= 60_000) await repo.touchReceived(deps.db, integration.id, at);
+};

@@ -170,6 +170,38 @@ describe('Retell', () => {
     expect((await deliver(integration.ingest_url!, body, headers)).body.deduplicated).toBe(true);
   });
 
+  it('makes the production import again when it was deleted, and counts its rows', async () => {
+    const agent = await makeAgent(h, h);
+    const integration = await connectPlatform(h, h, 'retell', agent.id, KEY);
+    const send = async (callId: string) => {
+      const body = JSON.stringify(
+        retellEvent('call_ended', callId, platforms.publicRecording(`${callId}.wav`, stereoWav(1, 1))),
+      );
+      const sent = await deliver(integration.ingest_url!, body, {
+        ...json,
+        'x-retell-signature': retellSignature(body, KEY),
+      });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      return getCall(sent.body.production_call_id);
+    };
+    const first = await send('call_retell_gone');
+    const deleted = await h.request('DELETE', `/api/v1/call-imports/${first.call_import_id}`, {
+      headers: await h.as('MEMBER'),
+    });
+    expect(deleted.status).toBe(204);
+    const second = await send('call_retell_after');
+    expect(second.call_import_id).not.toBe(first.call_import_id);
+    const detail = await h.request('GET', `/api/v1/call-imports/${second.call_import_id}`, {
+      headers: await h.as('READER'),
+    });
+    expect(detail.body).toMatchObject({
+      source_format: 'production',
+      total_rows: 1,
+      completed_rows: 1,
+      rows_total: 1,
+    });
+  });
+
   it('ignores events that carry no finished call', async () => {
     const integration = await connectPlatform(h, h, 'retell', agentId, KEY);
     const body = JSON.stringify(

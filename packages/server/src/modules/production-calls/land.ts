@@ -1,6 +1,7 @@
 import type { TranscriptTurn } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 import { actorLabel, systemContext } from '../../context.js';
+import { isForeignKeyViolation } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { blobKey, sniffAudio } from '../../storage/index.js';
 import { decodeWav } from '../../voice/audio/index.js';
@@ -9,6 +10,7 @@ import {
   addProductionRow,
   addProductionTurns,
   type ProductionImport,
+  ProductionImportGone,
   productionImportFor,
   storeProductionRecording,
 } from '../call-imports/production.js';
@@ -122,13 +124,18 @@ const mergeInto = async (
 };
 
 /**
- * Lands a call as the next row of its agent's production import, exactly once per organization,
- * provider and external id however often and however concurrently it arrives: the unique key
- * decides, and the loser merges into the winner's call. A recording to fetch makes the call a
- * pending download; audio carried in the delivery is stored at once.
+ * The agent's production import, remembered per server: it is made once and never changes, and
+ * every delivery needs it. An import deleted meanwhile is found missing in the transaction (or as
+ * a foreign-key failure at commit), and the delivery is landed again with the cache entry dropped.
  */
-export const landCall = async (deps: Deps, landing: Landing): Promise<Landed> => {
-  const { agent, call } = landing;
+const importCache = new WeakMap<Deps, Map<string, ProductionImport>>();
+
+const importOf = async (deps: Deps, landing: Landing): Promise<ProductionImport> => {
+  const cache = importCache.get(deps) ?? new Map<string, ProductionImport>();
+  importCache.set(deps, cache);
+  const cached = cache.get(landing.agent.id);
+  if (cached) return cached;
+  const { agent } = landing;
   const ctx = systemContext(
     { organizationId: landing.organizationId, workspaceId: agent.workspace_id },
     `ingest:${landing.provider}`,
@@ -139,68 +146,94 @@ export const landCall = async (deps: Deps, landing: Landing): Promise<Landed> =>
     { organizationId: landing.organizationId, workspaceId: agent.workspace_id, agentId: agent.id },
     { schemaId, agentName: agent.name, createdBy: actorLabel(ctx) },
   );
-  const audio = call.audio ? await storeInlineAudio(deps, landing.organizationId, call.audio) : null;
-  const now = deps.now();
+  cache.set(agent.id, target);
+  return target;
+};
+
+/**
+ * Lands a call as the next row of its agent's production import, exactly once per organization,
+ * provider and external id however often and however concurrently it arrives: the unique key
+ * decides, and the loser merges into the winner's call. A recording to fetch makes the call a
+ * pending download; audio carried in the delivery is stored at once.
+ */
+export const landCall = async (deps: Deps, landing: Landing): Promise<Landed> => {
+  const audio = landing.call.audio
+    ? await storeInlineAudio(deps, landing.organizationId, landing.call.audio)
+    : null;
   try {
-    const { landed, transcribe, audioUsed } = await deps.db.transaction(async (trx) => {
-      const created = await repo.insertCall(trx, {
-        organization_id: landing.organizationId,
-        workspace_id: agent.workspace_id,
-        agent_id: agent.id,
-        provider: landing.provider,
-        integration_id: landing.integrationId,
-        external_call_id: call.external_call_id,
-        started_at: call.started_at,
-        ended_at: call.ended_at,
-        duration_ms: call.duration_ms,
-        end_reason: call.end_reason,
-        turn_count: call.turns?.length ?? 0,
-        events: [call.event],
-        metadata: call.metadata,
-        tags: [...new Set(landing.tags ?? [])],
-        recording_source: audio ? null : call.recording,
-        recording_status: audio ? 'stored' : call.recording ? 'pending' : 'none',
-        queued_at: now,
-        created_at: now,
-        updated_at: now,
-      });
-      if (!created) {
-        const existing = await repo.findByExternalIdForUpdate(
-          trx,
-          landing.organizationId,
-          landing.provider,
-          call.external_call_id,
-        );
-        return mergeInto(trx, target, existing!, landing, audio, now);
-      }
-      const turns: TranscriptTurn[] | null = call.turns && call.turns.length > 0 ? call.turns : null;
-      const rowId = await addProductionRow(
-        trx,
-        target,
-        {
-          conversationId: call.external_call_id,
-          parameters: parametersOf(landing.provider, call),
-          turns,
-          provider: landing.provider,
-          integrationId: landing.integrationId,
-        },
-        now,
-      );
-      const transcribe = audio ? await storeProductionRecording(trx, target, rowId, audio, now) : false;
-      const row = await repo.updateCall(trx, created.id, {
-        call_import_id: target.callImportId,
-        call_import_row_id: rowId,
-      });
-      return { landed: { call: row, deduplicated: false }, transcribe, audioUsed: audio !== null };
+    const target = await importOf(deps, landing);
+    const landed = await land(deps, landing, target, audio).catch(async (error: unknown) => {
+      if (!(error instanceof ProductionImportGone) && !isForeignKeyViolation(error)) throw error;
+      // the remembered import was deleted: find or make it again
+      importCache.get(deps)?.delete(landing.agent.id);
+      return land(deps, landing, await importOf(deps, landing), audio);
     });
-    if (transcribe) deps.workers.notify(DIARISE_TASK);
+    if (landed.transcribe) deps.workers.notify(DIARISE_TASK);
     if (landed.call.recording_status === 'pending') deps.workers.notify(FETCH_RECORDING_TASK);
-    if (audio && !audioUsed) await deps.storage.delete(audio.key);
-    return landed;
+    if (audio && !landed.audioUsed) await deps.storage.delete(audio.key);
+    return { call: landed.call, deduplicated: landed.deduplicated };
   } catch (error) {
     if (audio) await deps.storage.delete(audio.key).catch(() => undefined);
     throw error;
   }
+};
+
+/** One transaction: the call (its unique key decides), then its row; or the merge into the call that won. */
+const land = (deps: Deps, landing: Landing, target: ProductionImport, audio: StoredAudio | null) => {
+  const { agent, call } = landing;
+  const now = deps.now();
+  const rowId = crypto.randomUUID();
+  return deps.db.transaction(async (trx) => {
+    const turns: TranscriptTurn[] | null = call.turns && call.turns.length > 0 ? call.turns : null;
+    const created = await repo.insertCall(trx, {
+      organization_id: landing.organizationId,
+      workspace_id: agent.workspace_id,
+      agent_id: agent.id,
+      provider: landing.provider,
+      integration_id: landing.integrationId,
+      external_call_id: call.external_call_id,
+      call_import_id: target.callImportId,
+      call_import_row_id: rowId,
+      started_at: call.started_at,
+      ended_at: call.ended_at,
+      duration_ms: call.duration_ms,
+      end_reason: call.end_reason,
+      turn_count: turns?.length ?? 0,
+      events: [call.event],
+      metadata: call.metadata,
+      tags: [...new Set(landing.tags ?? [])],
+      recording_source: audio ? null : call.recording,
+      recording_status: audio ? 'stored' : call.recording ? 'pending' : 'none',
+      queued_at: now,
+      created_at: now,
+      updated_at: now,
+    });
+    if (!created) {
+      const existing = await repo.findByExternalIdForUpdate(
+        trx,
+        landing.organizationId,
+        landing.provider,
+        call.external_call_id,
+      );
+      const merged = await mergeInto(trx, target, existing!, landing, audio, now);
+      return { ...merged.landed, transcribe: merged.transcribe, audioUsed: merged.audioUsed };
+    }
+    await addProductionRow(
+      trx,
+      target,
+      {
+        rowId,
+        conversationId: call.external_call_id,
+        parameters: parametersOf(landing.provider, call),
+        turns,
+        provider: landing.provider,
+        integrationId: landing.integrationId,
+      },
+      now,
+    );
+    const transcribe = audio ? await storeProductionRecording(trx, target, rowId, audio, now) : false;
+    return { call: created, deduplicated: false, transcribe, audioUsed: audio !== null };
+  });
 };
 
 /** The background task that downloads production calls' recordings. */

@@ -1,7 +1,6 @@
 import type { IngestPlatform, IngestReceipt } from '@voice-eval/contract';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
-import { requireOrganizationAgent } from '../agents/service.js';
 import { ingestIntegration, markReceived } from '../integrations/service.js';
 import { landCall } from './land.js';
 import { type Delivery, PLATFORMS } from './platforms/index.js';
@@ -23,11 +22,12 @@ export const receiveDelivery = async (
   const now = deps.now();
   const verdict = PLATFORMS[platform].verify(delivery, integration.secrets, now);
   if (!verdict.ok) throw new ApiError('unauthenticated', `The delivery was refused: ${verdict.reason}`);
-  await markReceived(deps, integration.id, now);
+  await markReceived(deps, integration, now);
   const parsed = PLATFORMS[platform].parse(delivery.body);
   if ('ignored' in parsed)
     return { received: true, production_call_id: null, deduplicated: false, ignored: parsed.ignored };
-  if (!integration.agent_id) {
+  const { agent } = integration;
+  if (!agent) {
     throw new ApiError(
       'rule_violation',
       'The integration names no agent to file its calls under; set its agent_id.',
@@ -36,12 +36,6 @@ export const receiveDelivery = async (
       },
     );
   }
-  const agent = await requireOrganizationAgent(
-    deps.db,
-    integration.organization_id,
-    integration.agent_id,
-    'integration.agent_id',
-  );
   const landed = await landCall(deps, {
     organizationId: integration.organization_id,
     agent,
