@@ -359,6 +359,13 @@ describe('ElevenLabs', () => {
       end_reason: 'end_call tool',
       started_at: '2025-10-15T09:21:40.000Z',
     });
+    // what the platform said, merged over both events; nothing it left out
+    expect(call.metadata).toEqual({
+      elevenlabs_agent_id: 'agent_test',
+      status: 'done',
+      call_successful: 'success',
+      cost: 120,
+    });
     const row = await rowOf(call.call_import_row_id);
     expect(row.diarised_transcript).toEqual([
       { speaker: 'agent', text: 'Hello, you reached the clinic.', start_ms: 0 },

@@ -94,12 +94,11 @@ export const msOf = (seconds: unknown): number | null => {
   return n !== null && n >= 0 ? Math.round(n * 1000) : null;
 };
 
-/** The keys of `source` whose values are flat, as metadata. */
+/** The keys of `source` with a flat value, as metadata (a platform's absent fields are left out). */
 export const flat = (source: Record<string, unknown>): CallMetadata => {
   const out: CallMetadata = {};
   for (const [key, value] of Object.entries(source)) {
-    if (value === null || ['string', 'number', 'boolean'].includes(typeof value))
-      out[key] = value as string | number | boolean | null;
+    if (['string', 'number', 'boolean'].includes(typeof value)) out[key] = value as string | number | boolean;
   }
   return out;
 };
