@@ -6,13 +6,7 @@ import { join } from 'node:path';
 import { createVoiceEvalServer } from '@voice-eval/server';
 import express from 'express';
 import pino, { type Logger } from 'pino';
-import { type Load, measure, type Throughput } from './measure.js';
-
-const json = async (url: string, init: RequestInit & { body?: string } = {}) => {
-  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-};
+import { json, type Load, measure, median, type Throughput } from './measure.js';
 
 const listen = (app: express.Express) =>
   new Promise<{ server: Server; url: string }>((resolve) => {
@@ -83,12 +77,6 @@ const runOnce = async (servers: Servers, index: number) => {
   const figures = {} as Record<keyof Servers, Throughput>;
   for (const name of order) figures[name] = await measure(servers[name]);
   return figures;
-};
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
 /**

@@ -7,15 +7,9 @@ import { createVoiceEvalServer } from '@voice-eval/server';
 import { encodeWav } from '@voice-eval/server/bench-internals';
 import express from 'express';
 import pino from 'pino';
-import { type Load, measure, type Throughput } from './measure.js';
+import { json, type Load, measure, median, type Throughput } from './measure.js';
 
 const KEY = 'key_bench_retell_webhook';
-
-const json = async (url: string, init: RequestInit & { body?: string } = {}) => {
-  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-};
 
 const listen = (server: Server) =>
   new Promise<string>((resolve) => {
@@ -24,12 +18,6 @@ const listen = (server: Server) =>
       resolve(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
     });
   });
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** Retell's check: hex HMAC-SHA256 of body + timestamp, five minutes either way, constant time. */
 const retellVerified = (raw: Buffer, header: string | undefined) => {

@@ -44,3 +44,17 @@ export const measure = async (load: Load): Promise<Throughput> => {
   if ('error' in result) throw new Error(`${load.url}: the load generator failed: ${result.error}`);
   return { ...result, serverCpuUs: (used.user + used.system) / Math.max(1, result.requests) };
 };
+
+/** JSON over HTTP to a server a bench set up; throws with the body on a non-2xx answer. */
+export const json = async (url: string, init: RequestInit & { body?: string } = {}) => {
+  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...init.headers } });
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+};
+
+/** The median of some figures (the mean of the middle two for an even count). */
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
