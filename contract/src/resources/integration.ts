@@ -97,3 +97,24 @@ export const IntegrationListQuerySchema = z.object({
   platform: z.string().max(64).optional(),
   is_active: qBool.optional(),
 });
+
+/** Why testing an integration's credentials failed. */
+export const INTEGRATION_TEST_ERROR_CODES = [
+  'unauthorized',
+  'unreachable',
+  'platform_error',
+  'not_testable',
+] as const;
+
+/**
+ * Result of testing an integration: one authenticated list call to the platform's API (Vapi's
+ * calls, Retell's calls, Twilio's account). A failure is reported here, not as an HTTP error.
+ */
+export const IntegrationTestResultSchema = z.object({
+  ok: z.boolean(),
+  /** Round-trip time of the call, in milliseconds (0 when nothing was sent). */
+  latency_ms: z.number().int().min(0),
+  error: z.object({ code: z.enum(INTEGRATION_TEST_ERROR_CODES), message: z.string() }).nullable(),
+  tested_at: Timestamp,
+});
+export type IntegrationTestResult = z.infer<typeof IntegrationTestResultSchema>;

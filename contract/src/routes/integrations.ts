@@ -1,10 +1,11 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { IdParam, PageQuerySchema, pageOf } from '../common.js';
+import { EmptyBodySchema, IdParam, PageQuerySchema, pageOf } from '../common.js';
 import {
   IntegrationCreateBodySchema,
   IntegrationListQuerySchema,
   IntegrationSchema,
+  IntegrationTestResultSchema,
   IntegrationUpdateBodySchema,
 } from '../resources/integration.js';
 
@@ -52,5 +53,15 @@ export const integrations = c.router({
     responses: { 204: c.noBody() },
     metadata: ADMIN,
     summary: 'Delete an integration',
+  },
+  test: {
+    method: 'POST',
+    path: '/api/v1/integrations/:integration_id/test',
+    pathParams: integrationId,
+    body: EmptyBodySchema,
+    responses: { 200: IntegrationTestResultSchema },
+    metadata: ADMIN,
+    summary:
+      "Test an integration's credentials with one authenticated list call to the platform (a failure is reported in the body)",
   },
 });

@@ -195,6 +195,18 @@ export const ConfigSchema = z.object({
     .url()
     .transform((url) => url.replace(/\/+$/, ''))
     .default('https://api.vapi.ai'),
+  /** Retell's API, which testing a Retell integration lists calls from. @default https://api.retellai.com */
+  retellApiUrl: z
+    .string()
+    .url()
+    .transform((url) => url.replace(/\/+$/, ''))
+    .default('https://api.retellai.com'),
+  /** Twilio's API, which testing a Twilio integration reads the account from. @default https://api.twilio.com */
+  twilioApiUrl: z
+    .string()
+    .url()
+    .transform((url) => url.replace(/\/+$/, ''))
+    .default('https://api.twilio.com'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Serves Prometheus metrics on `GET /metrics` (and times every request for them). @default false */
   metrics: z
@@ -257,6 +269,8 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   VOICE_EVAL_RECORDING_FETCH_MAX_ATTEMPTS: 'recordingFetchMaxAttempts',
   VOICE_EVAL_RECORDING_FETCH_RETRY_BASE_MS: 'recordingFetchRetryBaseMs',
   VOICE_EVAL_VAPI_API_URL: 'vapiApiUrl',
+  VOICE_EVAL_RETELL_API_URL: 'retellApiUrl',
+  VOICE_EVAL_TWILIO_API_URL: 'twilioApiUrl',
   VOICE_EVAL_WEBHOOK_RETRY_BASE_MS: 'webhookRetryBaseMs',
   VOICE_EVAL_WEBHOOK_RETRY_MAX_DELAY_MS: 'webhookRetryMaxDelayMs',
   VOICE_EVAL_WEBHOOK_MAX_ATTEMPTS: 'webhookMaxAttempts',

@@ -62,6 +62,10 @@ export const createHarness = async (options: VoiceEvalServerOptions = {}): Promi
     logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
     db: testDb.db,
     env: {},
+    // the platforms' APIs at a closed loopback port: nothing a test does reaches beyond loopback
+    vapiApiUrl: 'http://127.0.0.1:9',
+    retellApiUrl: 'http://127.0.0.1:9',
+    twilioApiUrl: 'http://127.0.0.1:9',
     ...options,
   });
   const { url } = await server.listen(0);

@@ -1,4 +1,4 @@
-import { contract, type Integration } from '@voice-eval/contract';
+import { contract, type Integration, type IntegrationTestResult } from '@voice-eval/contract';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -31,6 +31,14 @@ export class Integrations extends Resource {
     options?: RequestOptions,
   ): ApiPromise<Integration> {
     return this._client.request(routes.update, { params: { integration_id: id }, body }, options);
+  }
+
+  /**
+   * Test the integration's credentials with one authenticated list call to the platform (ADMIN);
+   * a failure is in the result (`ok: false`, `error.code`), not thrown.
+   */
+  test(id: string, options?: RequestOptions): ApiPromise<IntegrationTestResult> {
+    return this._client.request(routes.test, { params: { integration_id: id }, body: {} }, options);
   }
 
   /** Delete an integration. */

@@ -24,6 +24,12 @@ export interface PlatformsDouble {
   holdNext(name: string, count?: number): void;
   /** How many fetches of a public recording were held so far. */
   held(name: string): number;
+  /**
+   * A credential the list APIs accept: Vapi `GET /call` and Retell `POST /v3/list-calls` (Bearer
+   * `key`), Twilio `GET /2010-04-01/Accounts/<sid>.json` (Basic `sid:token`).
+   */
+  accept(platform: 'vapi' | 'retell', key: string): void;
+  acceptTwilio(accountSid: string, authToken: string): void;
   /** Requests the double answered, by path (query excluded), with their status. */
   readonly served: Array<{ path: string; status: number; authorization: string | undefined }>;
   close(): Promise<void>;
@@ -35,6 +41,8 @@ export async function startPlatformsDouble(): Promise<PlatformsDouble> {
   const twilio = new Map<string, { basic: string; file: string; bytes: Buffer }>();
   const served: PlatformsDouble['served'] = [];
   const holds = new Map<string, { left: number; held: number }>();
+  const bearers = { vapi: new Set<string>(), retell: new Set<string>() };
+  const accounts = new Map<string, string>();
   // two origins, as the platforms have: the API, and the storage its redirects point at
   let storageUrl = '';
   const handler: Parameters<typeof createServer>[1] = (req, res) => {
@@ -43,6 +51,21 @@ export async function startPlatformsDouble(): Promise<PlatformsDouble> {
       served.push({ path: url.pathname, status, authorization: req.headers.authorization });
       res.writeHead(status, headers).end(body);
     };
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    if (req.method === 'GET' && url.pathname === '/call') {
+      return bearers.vapi.has(bearer) ? answer(200, '[]') : answer(401, '{"message":"Invalid Key"}');
+    }
+    if (req.method === 'POST' && url.pathname === '/v3/list-calls') {
+      return bearers.retell.has(bearer) ? answer(200, '[]') : answer(401, '{"error_message":"Unauthorized"}');
+    }
+    const account = /^\/2010-04-01\/Accounts\/([^/.]+)\.json$/.exec(url.pathname);
+    if (account) {
+      const token = accounts.get(account[1]!);
+      const basic = token && `Basic ${Buffer.from(`${account[1]}:${token}`).toString('base64')}`;
+      return basic && req.headers.authorization === basic
+        ? answer(200, JSON.stringify({ sid: account[1], status: 'active' }))
+        : answer(401, '{"code":20003,"message":"Authenticate"}');
+    }
     const vapiMatch = /^\/call\/([^/]+)\/stereo-recording$/.exec(url.pathname);
     if (vapiMatch) {
       const entry = vapi.get(decodeURIComponent(vapiMatch[1]!));
@@ -103,6 +126,12 @@ export async function startPlatformsDouble(): Promise<PlatformsDouble> {
     publicRecording(name, bytes, ttlMs = 10 * 60_000) {
       files.set(name, { bytes, expiresAt: Date.now() + ttlMs });
       return `${storageUrl}/files/${name}`;
+    },
+    accept(platform, key) {
+      bearers[platform].add(key);
+    },
+    acceptTwilio(accountSid, authToken) {
+      accounts.set(accountSid, authToken);
     },
     holdNext(name, count = 1) {
       holds.set(name, { left: count, held: holds.get(name)?.held ?? 0 });

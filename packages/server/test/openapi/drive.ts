@@ -76,6 +76,8 @@ export const driveSettings = async ({ client, double }: Drive) => {
   await client.integrations.get(integration.id);
   await client.integrations.update(integration.id, { name: unique('Integration') });
   await client.integrations.list();
+  // nothing answers at the Vapi API from here: the failure is in the result
+  await client.integrations.test(integration.id);
   await client.integrations.delete(integration.id);
 
   const tag = await client.tags.create({ name: unique('Tag') });

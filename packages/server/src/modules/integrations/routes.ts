@@ -5,6 +5,7 @@ import { contextOf } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { publicBaseUrl } from '../../net/public-url.js';
 import * as service from './service.js';
+import { testIntegration } from './test-connection.js';
 
 const s = initServer();
 
@@ -33,5 +34,9 @@ export const integrationRoutes = (deps: Deps) => {
       await service.deleteIntegration(deps, contextOf(req), params.integration_id);
       return { status: 204, body: undefined };
     },
+    test: async ({ params, req }) => ({
+      status: 200,
+      body: await testIntegration(deps, contextOf(req), params.integration_id),
+    }),
   });
 };

@@ -168,6 +168,10 @@ export const deleteIntegration = async (deps: Deps, ctx: RequestContext, id: str
   if (deleted === 0) throw notFound('Integration');
 };
 
+/** The integration's platform credential, decrypted for one server-side use. */
+export const openSecret = (deps: Pick<Deps, 'secrets'>, row: repo.IntegrationRow): string =>
+  deps.secrets.open(row.secret_key_sealed, secretContext(row.organization_id));
+
 /**
  * An active integration's credentials with the secret decrypted, for server-side calls to the
  * platform (never for responses or logs); null when there is no such active integration.
