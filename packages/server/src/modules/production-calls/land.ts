@@ -4,7 +4,7 @@ import { actorLabel, systemContext } from '../../context.js';
 import { isForeignKeyViolation } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { blobKey, sniffAudio } from '../../storage/index.js';
-import { decodeWav } from '../../voice/audio/index.js';
+import { wavChannelCount } from '../../voice/audio/index.js';
 import { builtInSchemaId, PRODUCTION_SCHEMA } from '../call-import-schemas/built-in-schemas.js';
 import {
   addProductionRow,
@@ -39,15 +39,6 @@ export type Landed = { call: repo.ProductionCallRow; deduplicated: boolean };
 /** Audio that came with a delivery, stored before the transaction that puts it on the call's row. */
 type StoredAudio = { key: string; channels: number | null };
 
-const channelsOf = (bytes: Buffer, format: string): number | null => {
-  if (format !== 'wav') return null;
-  try {
-    return decodeWav(bytes).channels.length;
-  } catch {
-    return null;
-  }
-};
-
 /** Stores audio carried in the delivery; null when it is not audio (the call lands without it). */
 const storeInlineAudio = async (
   deps: Deps,
@@ -58,7 +49,7 @@ const storeInlineAudio = async (
   if (!sniffed) return null;
   const key = blobKey('production-calls', organizationId, `${crypto.randomUUID()}.${sniffed.extension}`);
   await deps.storage.put(key, audio, { contentType: sniffed.contentType });
-  return { key, channels: channelsOf(audio, sniffed.format) };
+  return { key, channels: sniffed.format === 'wav' ? wavChannelCount(audio) : null };
 };
 
 const parametersOf = (provider: string, call: IncomingCall) => ({

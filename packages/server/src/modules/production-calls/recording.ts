@@ -4,7 +4,7 @@ import type { AddressPolicy } from '../../net/address-policy.js';
 import { backoffMs } from '../../net/retry.js';
 import { safeFetch } from '../../net/safe-fetch.js';
 import { blobKey, sniffAudio } from '../../storage/index.js';
-import { AudioFormatError, decodeWav, encodeWav } from '../../voice/audio/index.js';
+import { AudioFormatError, decodeWav, encodeWav, wavChannelCount } from '../../voice/audio/index.js';
 import { productionImportById, storeProductionRecording } from '../call-imports/production.js';
 import { DIARISE_TASK } from '../call-imports/transcribe.js';
 import { readIntegrationCredentials } from '../integrations/service.js';
@@ -87,19 +87,20 @@ const download = async (
 };
 
 /**
- * A two-channel WAV with the agent on the right, turned so the agent is on the left, as every
- * recording here is read (lanes, diarisation by channel, voice measures). Other files are kept as
- * they came; their channels are counted when they are WAV.
+ * A recording as it is stored: the agent on the left, as every recording here is read (lanes,
+ * diarisation by channel, voice measures). Only a two-channel WAV with the agent on the right is
+ * decoded (to swap its channels); otherwise the channels are read from the WAV header, and other
+ * formats are kept as they came with their channels unknown.
  */
-const normalise = (
+const agentLeft = (
   bytes: Buffer,
   format: string,
   agentChannel: 0 | 1,
 ): { bytes: Buffer; channels: number | null } => {
-  if (format !== 'wav') return { bytes, channels: null };
+  const channels = format === 'wav' ? wavChannelCount(bytes) : null;
+  if (channels !== 2 || agentChannel === 0) return { bytes, channels };
   try {
     const pcm = decodeWav(bytes);
-    if (pcm.channels.length !== 2 || agentChannel === 0) return { bytes, channels: pcm.channels.length };
     const swapped = encodeWav({ sampleRate: pcm.sampleRate, channels: [pcm.channels[1]!, pcm.channels[0]!] });
     return { bytes: Buffer.from(swapped.buffer, swapped.byteOffset, swapped.byteLength), channels: 2 };
   } catch (error) {
@@ -155,7 +156,7 @@ export const fetchRecording = async (
       retry: false,
     });
   }
-  const { bytes, channels } = normalise(fetched.bytes, sniffed.format, call.recording_source!.agent_channel);
+  const { bytes, channels } = agentLeft(fetched.bytes, sniffed.format, call.recording_source!.agent_channel);
   const key = blobKey('production-calls', call.organization_id, `${call.id}.${sniffed.extension}`);
   await deps.storage.put(key, bytes, { contentType: sniffed.contentType });
   const target = await productionImportById(deps.db, call.call_import_id);

@@ -15,4 +15,4 @@ export { createFramePacer, type FramePacer, type FramePacerOptions } from './pac
 export { createStereoRecorder, type StereoRecorder } from './recording.js';
 export { resample } from './resample.js';
 export { createVad, type Vad, type VadOptions, type VadResult } from './vad.js';
-export { decodeWav, encodeWav, type PcmAudio } from './wav.js';
+export { decodeWav, encodeWav, type PcmAudio, wavChannelCount } from './wav.js';

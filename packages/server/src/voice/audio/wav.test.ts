@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AudioFormatError } from './audio-format-error.js';
-import { decodeWav, encodeWav } from './wav.js';
+import { decodeWav, encodeWav, wavChannelCount } from './wav.js';
 
 type Fmt = { tag: number; channels: number; rate: number; bits: number; subFormat?: number };
 
@@ -170,5 +170,20 @@ describe('encodeWav', () => {
     expect(() => encodeWav({ sampleRate: 8000, channels: [one, one, one] })).toThrow(RangeError);
     expect(() => encodeWav({ sampleRate: 8000, channels: [] })).toThrow(RangeError);
     expect(() => encodeWav({ sampleRate: 8000, channels: [one, new Int16Array(3)] })).toThrow(RangeError);
+  });
+});
+
+describe('wavChannelCount', () => {
+  it('reads the channels from the fmt chunk, past other chunks, without a data chunk', () => {
+    const stereo = encodeWav({ sampleRate: 8000, channels: [new Int16Array(4), new Int16Array(4)] });
+    expect(wavChannelCount(stereo)).toBe(2);
+    const list = chunk('LIST', new Uint8Array(3));
+    expect(wavChannelCount(riff(list, fmtChunk({ tag: 1, channels: 1, rate: 8000, bits: 16 })))).toBe(1);
+  });
+
+  it('is null for what is not a WAV file, or has no readable fmt chunk', () => {
+    expect(wavChannelCount(new TextEncoder().encode('ID3 not a wav at all'))).toBeNull();
+    expect(wavChannelCount(riff(chunk('data', new Uint8Array(4))))).toBeNull();
+    expect(wavChannelCount(riff(chunk('fmt ', new Uint8Array(4))))).toBeNull();
   });
 });
