@@ -3,13 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeWav } from '../../src/voice/audio/index.js';
-import {
-  deliver,
-  type PlatformsDouble,
-  retellEvent,
-  retellSignature,
-  startPlatformsDouble,
-} from '../doubles/platforms.js';
+import { deliver, retellEvent, retellSignature } from '../doubles/platform-deliveries.js';
+import { type PlatformsDouble, startPlatformsDouble } from '../doubles/platforms.js';
 import { createTestDb, type TestDb } from '../setup-db.js';
 import { callChild, childEnv, childServers, signUpOnChild } from './child-server.js';
 
