@@ -36,6 +36,7 @@ import { evaluators } from './routes/evaluators.js';
 import { integrations } from './routes/integrations.js';
 import { invitations } from './routes/invitations.js';
 import { metrics } from './routes/metrics.js';
+import { monitors } from './routes/monitors.js';
 import { personas } from './routes/personas.js';
 import { productionCalls } from './routes/production-calls.js';
 import { scenarios } from './routes/scenarios.js';
@@ -71,6 +72,7 @@ const areas: {
   suiteRuns: typeof suiteRuns;
   webhookEndpoints: typeof webhookEndpoints;
   productionCalls: typeof productionCalls;
+  monitors: typeof monitors;
 } = {
   auth,
   workspaces,
@@ -93,6 +95,7 @@ const areas: {
   suiteRuns,
   webhookEndpoints,
   productionCalls,
+  monitors,
 };
 
 const options = { baseHeaders: BaseHeadersSchema, commonResponses, strictStatusCodes: true } as const;
@@ -125,6 +128,7 @@ export * from './resources/integration.js';
 export * from './resources/invitation.js';
 export * from './resources/metric.js';
 export * from './resources/metric-clusters.js';
+export * from './resources/monitor.js';
 export * from './resources/persona.js';
 export * from './resources/production-call.js';
 export * from './resources/scenario.js';

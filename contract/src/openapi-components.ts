@@ -101,6 +101,12 @@ export const AREAS: Record<string, Area> = {
       "A live agent's calls, pushed by its platform (Vapi, Retell, ElevenLabs, Twilio) or submitted, landing as rows of the agent's production call import.",
     scope: 'workspace',
   },
+  monitors: {
+    tag: 'Monitors',
+    description:
+      "An agent's production calls scored on arrival (an exact sampled share) and alert rules over the scores, with their alert history.",
+    scope: 'workspace',
+  },
   webhookEndpoints: {
     tag: 'Webhook endpoints',
     description:

@@ -128,6 +128,11 @@ export const ProductionCallSubmitBodySchema = z
     transcript_format: z.enum(TRANSCRIPT_FORMATS).default('voice-eval'),
     metadata: MetadataSchema.refine((m) => Object.keys(m).length <= 50, 'At most 50 keys').optional(),
     tags: z.array(z.string().trim().min(1).max(100)).max(20).optional(),
+    /**
+     * How the agent's monitors treat the call: `default` follows each monitor's sample rate,
+     * `force` has every monitor judge it, `skip` has none judge it (it still takes its number).
+     */
+    sampling: z.enum(['default', 'force', 'skip']).default('default'),
   })
   .superRefine((body, ctx) => {
     if (body.started_at && body.ended_at && Date.parse(body.ended_at) < Date.parse(body.started_at)) {
@@ -147,6 +152,8 @@ export type ProductionCallSubmitBody = z.input<typeof ProductionCallSubmitBodySc
 export const ProductionCallSubmitResultSchema = z.object({
   production_call: ProductionCallSchema,
   deduplicated: z.boolean(),
+  /** Whether one of the agent's active monitors will judge the call (false when it has none). */
+  sampled: z.boolean(),
 });
 export type ProductionCallSubmitResult = z.infer<typeof ProductionCallSubmitResultSchema>;
 

@@ -50,6 +50,24 @@ export const SuiteRunSettledDataSchema = z.object({
   console_url: z.string().nullable().optional(),
 });
 
+/**
+ * `monitor.alert.fired`: a monitor's rule fired (once per rule and cooldown). Never sent for the
+ * platform's own failures: calls whose transcription or judge failed do not count.
+ */
+export const MonitorAlertFiredDataSchema = z.object({
+  alert_id: Uuid,
+  monitor_id: Uuid,
+  workspace_id: Uuid,
+  agent_id: Uuid,
+  rule_id: z.string(),
+  rule_type: z.enum(['per_call', 'failure_count', 'pass_rate', 'drift', 'new_failure']),
+  summary: z.string(),
+  observed: z.record(z.unknown()),
+  production_call_id: Uuid.nullable(),
+  evaluation_id: Uuid.nullable(),
+  fired_at: Timestamp,
+});
+
 /** `ping`: a test event sent by `webhookEndpoints.ping` to one endpoint. */
 export const PingDataSchema = z.object({ endpoint_id: Uuid });
 
@@ -62,6 +80,7 @@ export const WEBHOOK_EVENT_DATA = {
   'evaluation.completed': EvaluationSettledDataSchema,
   'evaluation.failed': EvaluationSettledDataSchema,
   'metric_clusters.completed': MetricClustersCompletedDataSchema,
+  'monitor.alert.fired': MonitorAlertFiredDataSchema,
   'suite_run.completed': SuiteRunSettledDataSchema,
   'suite_run.failed': SuiteRunSettledDataSchema,
   ping: PingDataSchema,

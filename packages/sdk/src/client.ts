@@ -13,6 +13,7 @@ import { Evaluators } from './resources/evaluators.js';
 import { Integrations } from './resources/integrations.js';
 import { Invitations } from './resources/invitations.js';
 import { Metrics } from './resources/metrics.js';
+import { Monitors } from './resources/monitors.js';
 import { Personas } from './resources/personas.js';
 import { ProductionCalls } from './resources/production-calls.js';
 import { Scenarios } from './resources/scenarios.js';
@@ -68,6 +69,7 @@ export class VoiceEval extends ApiClient {
   readonly suiteRuns: SuiteRuns = new SuiteRuns(this);
   readonly webhookEndpoints: WebhookEndpoints = new WebhookEndpoints(this);
   readonly productionCalls: ProductionCalls = new ProductionCalls(this);
+  readonly monitors: Monitors = new Monitors(this);
 
   constructor(options: ClientOptions = {}) {
     const { [SHARED_AUTH]: sharedAuth, ...rest } = options as InternalOptions;

@@ -29,6 +29,7 @@ import { evaluatorRoutes } from './modules/evaluators/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
 import { invitationPreviewRoute, invitationRoutes } from './modules/invitations/routes.js';
 import { metricRoutes } from './modules/metrics/routes.js';
+import { monitorRoutes } from './modules/monitors/routes.js';
 import { personaRoutes } from './modules/personas/routes.js';
 import { productionCallRoutes, type RawBodyRequest } from './modules/production-calls/routes.js';
 import { scenarioRoutes } from './modules/scenarios/routes.js';
@@ -170,6 +171,7 @@ export const createApp = (deps: Deps): Express => {
   mount(api.evaluatorResults, evaluatorResultRoutes(deps));
   mount(api.webhookEndpoints, webhookEndpointRoutes(deps));
   mount(api.productionCalls, productionCallRoutes(deps));
+  mount(api.monitors, monitorRoutes(deps));
 
   app.use(docsRouter());
   if (deps.config.console) app.use('/console', createConsoleRouter());

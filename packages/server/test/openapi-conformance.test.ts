@@ -9,6 +9,7 @@ import { type OpenAiDouble, startOpenAiDouble } from '../src/testing/openai-comp
 import {
   type Drive,
   driveAccess,
+  driveMonitors,
   driveProductionCalls,
   driveSettings,
   driveWebhooks,
@@ -43,6 +44,7 @@ beforeAll(async () => {
     driveSettings,
     driveWebhooks,
     driveProductionCalls,
+    driveMonitors,
     driveMetrics,
     driveCalls,
     driveSuites,

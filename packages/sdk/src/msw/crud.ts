@@ -30,6 +30,7 @@ const AREAS: Partial<Record<Area, { fixture: keyof Fixtures; scoped: boolean; la
   evaluatorSuites: { fixture: 'evaluatorSuite', scoped: true, label: 'Evaluator suite' },
   webhookEndpoints: { fixture: 'webhookEndpoint', scoped: false, label: 'Webhook endpoint' },
   productionCalls: { fixture: 'productionCall', scoped: true, label: 'Production call' },
+  monitors: { fixture: 'monitor', scoped: true, label: 'Monitor' },
 };
 
 /** Rows hidden from lists unless the query asks for them, as the server does. */

@@ -1,5 +1,11 @@
-import { INGEST_PLATFORMS, type Integration, type ProductionCall } from '@voice-eval/contract';
+import {
+  INGEST_PLATFORMS,
+  type Integration,
+  type ProductionCall,
+  type ProductionCallSubmitBody,
+} from '@voice-eval/contract';
 import { createRow } from './crud.js';
+import { sampledByMonitors } from './domain-monitors.js';
 import { type MockEnv, notFound, publicBaseOf, type RouteImpl } from './env.js';
 import type { ParsedRequest } from './respond.js';
 
@@ -33,8 +39,9 @@ const newCall = (env: MockEnv, values: Partial<ProductionCall>, workspaceId: str
 
 /**
  * Production calls: submits are idempotent per provider and external id (200 with the existing
- * call, else 202); a platform's delivery lands on its integration's agent. The mock does not check
- * signatures: an active integration of the path's platform takes any delivery naming a call.
+ * call and the `sampled` it got, else 202 with `sampled` as `sampledByMonitors` decides); a
+ * platform's delivery lands on its integration's agent. The mock does not check signatures: an
+ * active integration of the path's platform takes any delivery naming a call.
  */
 export const productionImpls: Record<string, RouteImpl> = {
   'integrations.create': (req, env) => {
@@ -53,7 +60,10 @@ export const productionImpls: Record<string, RouteImpl> = {
     if (!agent) return notFound('Agent');
     const provider = String(body.provider ?? 'custom');
     const existing = findCall(env, provider, String(body.external_call_id));
-    if (existing) return { status: 200, body: { production_call: existing, deduplicated: true } };
+    if (existing) {
+      const sampled = env.sampledCalls.has(existing.id);
+      return { status: 200, body: { production_call: existing, deduplicated: true, sampled } };
+    }
     const call = newCall(
       env,
       {
@@ -73,7 +83,9 @@ export const productionImpls: Record<string, RouteImpl> = {
       },
       agent.workspace_id,
     );
-    return { status: 202, body: { production_call: call, deduplicated: false } };
+    const sampled = sampledByMonitors(env, agent.id, body.sampling as ProductionCallSubmitBody['sampling']);
+    if (sampled) env.sampledCalls.add(call.id);
+    return { status: 202, body: { production_call: call, deduplicated: false, sampled } };
   },
   'productionCalls.ingest': (req, env) => {
     const integration = env.db.integrations.get(String(req.params.integration_id));

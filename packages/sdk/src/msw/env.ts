@@ -14,6 +14,8 @@ export interface MockEnv {
   generatedClusterScopes: Set<string>;
   /** Signed recording URLs handed out: by signature, the path it grants and when it expires. */
   signedRecordingUrls: Map<string, { path: string; expiresAt: number }>;
+  /** Production calls a monitor judges (a repeated submit answers the same `sampled`). */
+  sampledCalls: Set<string>;
 }
 
 /** The implementation of one route in the default handlers. */

@@ -21,6 +21,8 @@ import type {
   Me,
   Metric,
   MetricClustersReport,
+  Monitor,
+  MonitorAlert,
   Persona,
   ProductionCall,
   Scenario,
@@ -88,5 +90,7 @@ export interface Fixtures {
   transcribeResult: Fixture<TranscribeResult>;
   webhookEndpoint: Fixture<WebhookEndpoint>;
   productionCall: Fixture<ProductionCall>;
+  monitor: Fixture<Monitor>;
+  monitorAlert: Fixture<MonitorAlert>;
   webhookDelivery: Fixture<WebhookDelivery>;
 }

@@ -10,6 +10,7 @@
 import type { HttpHandler } from 'msw';
 import { crudImpl } from './crud.js';
 import { authImpls } from './domain-auth.js';
+import { monitorImpls } from './domain-monitors.js';
 import { productionImpls } from './domain-production.js';
 import { recordingImpls } from './domain-recordings.js';
 import { simulationImpls } from './domain-simulation.js';
@@ -64,6 +65,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     requestId,
     generatedClusterScopes: new Set(),
     signedRecordingUrls: new Map(),
+    sampledCalls: new Set(),
   };
   const impls: Record<string, RouteImpl> = {
     ...authImpls,
@@ -73,6 +75,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     ...voiceBundleImpls,
     ...webhookImpls,
     ...productionImpls,
+    ...monitorImpls,
   };
 
   const handlers = ROUTES.map(({ area, name, route }) => {
@@ -89,6 +92,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     for (const collection of Object.values(env.db)) collection.clear();
     env.generatedClusterScopes.clear();
     env.signedRecordingUrls.clear();
+    env.sampledCalls.clear();
     seq.reset();
     requests = 0;
     env.db.workspaces.create(env.fixtures.defaultWorkspace());

@@ -12,6 +12,8 @@ import type {
   Integration,
   Invitation,
   Metric,
+  Monitor,
+  MonitorAlert,
   Persona,
   ProductionCall,
   Scenario,
@@ -129,6 +131,9 @@ export interface MockDb {
   /** Deliveries of webhook endpoints (found by `endpoint_id`). */
   webhookDeliveries: Collection<WebhookDelivery>;
   productionCalls: Collection<ProductionCall>;
+  monitors: Collection<Monitor>;
+  /** Alerts of monitors (found by `monitor_id`); the mock fires none: seed them to list some. */
+  monitorAlerts: Collection<MonitorAlert>;
 }
 
 export const createDb = (): MockDb => ({
@@ -155,4 +160,6 @@ export const createDb = (): MockDb => ({
   webhookEndpoints: new Collection(),
   webhookDeliveries: new Collection(),
   productionCalls: new Collection(),
+  monitors: new Collection(),
+  monitorAlerts: new Collection(),
 });

@@ -21,6 +21,7 @@ import * as m20261125002100 from './migrations/20261125002100_index_transcribing
 import * as m20261128000100 from './migrations/20261128000100_add_voice_events.js';
 import * as m20261128000200 from './migrations/20261128000200_add_row_voice_measures.js';
 import * as m20261129000100 from './migrations/20261129000100_create_production_calls.js';
+import * as m20261129000200 from './migrations/20261129000200_create_monitors.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261128000100_add_voice_events': m20261128000100,
   '20261128000200_add_row_voice_measures': m20261128000200,
   '20261129000100_create_production_calls': m20261129000100,
+  '20261129000200_create_monitors': m20261129000200,
 };
 
 const source: Knex.MigrationSource<string> = {

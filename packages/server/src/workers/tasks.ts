@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { evaluationDispatchSource } from '../modules/evaluations/dispatch-source.js';
 import { conversationSource } from '../modules/suite-runs/dispatch-source.js';
+import { advanceMonitorTask } from './tasks/advance-monitor.js';
 import { converseSuiteRunCallTask } from './tasks/converse-suite-run-call.js';
 import { deliverWebhookTask } from './tasks/deliver-webhook.js';
 import { diariseCallImportRowTask } from './tasks/diarise-call-import-row.js';
@@ -25,4 +26,5 @@ export const registerTasks = (deps: Deps): void => {
   deps.workers.register(startScheduledRunsTask(deps));
   deps.workers.register(deliverWebhookTask(deps));
   deps.workers.register(fetchProductionRecordingTask(deps));
+  deps.workers.register(advanceMonitorTask(deps));
 };

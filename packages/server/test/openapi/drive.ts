@@ -143,3 +143,25 @@ export const driveProductionCalls = async ({ client, anonymous }: Drive) => {
     headers: { 'x-vapi-secret': vapi.ingest_token! },
   });
 };
+
+/** Monitors: create, read, list, change, the alert history, and delete. */
+export const driveMonitors = async ({ client }: Drive) => {
+  const agent = await client.agents.create({
+    name: unique('Monitored agent'),
+    call_type: 'inbound',
+    call_medium: 'phone',
+  });
+  const metric = await client.metrics.create({ name: unique('Resolved') });
+  const monitor = await client.monitors.create({
+    agent_id: agent.id,
+    name: unique('Monitor'),
+    metric_ids: [metric.id],
+    sample_rate: 0.5,
+    rules: [{ type: 'pass_rate', below: 0.8, window_minutes: 60 }],
+  });
+  await client.monitors.get(monitor.id);
+  await client.monitors.list({ agent_id: agent.id });
+  await client.monitors.update(monitor.id, { rules: [{ type: 'per_call' }], is_active: false });
+  await client.monitors.alerts(monitor.id);
+  await client.monitors.delete(monitor.id);
+};

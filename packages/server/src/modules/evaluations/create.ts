@@ -39,7 +39,7 @@ const chooseMetrics = async (deps: Deps, ctx: RequestContext, body: CreateBody) 
  * else 422), or the organization's default provider, else the server default (422
  * `ai_provider_not_configured` when there is none or it cannot be routed).
  */
-const chooseJudge = async (deps: Deps, ctx: RequestContext, aiProviderId: string | undefined) => {
+export const chooseJudge = async (deps: Deps, ctx: RequestContext, aiProviderId: string | undefined) => {
   const records = await listProviderRecords(deps, ctx.organizationId);
   let picked = deps.providers.forOrganization(records, { purpose: 'chat' });
   if (aiProviderId) {
@@ -58,7 +58,7 @@ const chooseJudge = async (deps: Deps, ctx: RequestContext, aiProviderId: string
 };
 
 /** Freezes the metrics with the workspace's failure policies (configured, else inferred). */
-const freezeMetrics = async (
+export const freezeMetrics = async (
   deps: Deps,
   ctx: RequestContext,
   metrics: Metric[],

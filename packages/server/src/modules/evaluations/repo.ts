@@ -150,7 +150,7 @@ export const existingCallRowIds = (
     .pluck('id') as unknown as Promise<string[]>;
 
 /** A call-import row has something to score: a non-empty diarised transcript or source transcript. */
-const HAS_TRANSCRIPT = `((cr.diarised_transcript_status = 'completed' and jsonb_typeof(cr.diarised_transcript) = 'array'
+export const HAS_TRANSCRIPT = `((cr.diarised_transcript_status = 'completed' and jsonb_typeof(cr.diarised_transcript) = 'array'
     and jsonb_array_length(cr.diarised_transcript) > 0)
   or (cr.source_transcript is not null and btrim(cr.source_transcript) <> ''))`;
 

@@ -99,6 +99,16 @@ const pickJudge = async (
   return record ? deps.providers.forRecord(record) : 'gone';
 };
 
+/** The placeholder of a judged metric on a call a monitor's sample skipped: no value, no failure. */
+const notSampled = (metric: MetricSnapshot): EvaluationResult => ({
+  metric_id: metric.id,
+  metric_name: metric.name,
+  value: null,
+  flagged: false,
+  rationale: 'Not sampled: the monitor judges a share of calls, and this one was not in it.',
+  evidence: [],
+});
+
 /**
  * Scores one row: one result per metric of the evaluation, in its order. Voice metrics take the
  * call's measures; the others are judged by the LLM over the transcript (no call when every metric
@@ -124,8 +134,11 @@ export const scoreRow = async (
     ),
   );
   const judged = context.metrics.filter((metric) => !measured.has(metric.id));
+  if (!context.sampled) {
+    for (const metric of judged) measured.set(metric.id, notSampled(metric));
+  }
   const scored =
-    judged.length === 0 && measured.size > 0
+    judged.length === 0 || !context.sampled
       ? { ok: true as const, results: [], discovered: [] }
       : await judgeRow(deps, context, judged, signal, recordsOf);
   if (!scored.ok) return scored;

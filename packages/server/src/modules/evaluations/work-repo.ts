@@ -29,6 +29,10 @@ export type ScoringContext = {
    * diarised by channel; null otherwise.
    */
   voice_measures: VoiceMeasures | null;
+  /** False for a monitor's call its sample skipped: only model-free metrics are scored. */
+  sampled: boolean;
+  /** The monitor whose evaluation this is, told when the row is done; null for other evaluations. */
+  monitor_id: string | null;
 };
 
 /**
@@ -36,7 +40,7 @@ export type ScoringContext = {
  * a worker needs, so a claim hands out ready-to-score rows in the same statement.
  */
 export const SCORING_CONTEXT_SELECT = `select s.id, s.evaluation_id, s.organization_id, s.workspace_id, s.call_import_row_id,
-         s.conversation_id, s.lease_owner, s.attempts, e.metrics, e.ai_provider_id, e.model,
+         s.conversation_id, s.lease_owner, s.attempts, s.sampled, e.monitor_id, e.metrics, e.ai_provider_id, e.model,
          cr.diarised_transcript, cr.diarised_transcript_status, cr.source_transcript,
          coalesce(sc.voice_measures, cr.voice_measures) as voice_measures
     from started s
@@ -110,7 +114,7 @@ const SETTLE_SQL = `update evaluations e
    from (select x.id, exists(select 1 from evaluation_rows r
                               where r.evaluation_id = x.id and r.status = 'completed') as completed
            from evaluations x
-          where x.status in ('pending', 'running') %FILTER%
+          where x.status in ('pending', 'running') and x.monitor_id is null %FILTER%
             and not exists (select 1 from evaluation_rows r
                              where r.evaluation_id = x.id and r.status in ('pending', 'running'))) s
   where e.id = s.id and e.status in ('pending', 'running')

@@ -1,20 +1,20 @@
 import type { TranscriptTurn } from '@voice-eval/contract';
 import type { Knex } from 'knex';
-import { actorLabel, systemContext } from '../../context.js';
 import { isForeignKeyViolation } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { blobKey, sniffAudio } from '../../storage/index.js';
 import { wavChannelCount } from '../../voice/audio/index.js';
-import { builtInSchemaId, PRODUCTION_SCHEMA } from '../call-import-schemas/built-in-schemas.js';
 import {
   addProductionRow,
   addProductionTurns,
   type ProductionImport,
   ProductionImportGone,
-  productionImportFor,
   storeProductionRecording,
 } from '../call-imports/production.js';
+import { agentProductionImport, forgetProductionImport } from '../call-imports/production-import.js';
 import { DIARISE_TASK } from '../call-imports/transcribe.js';
+import { MONITOR_TASK } from '../monitors/advance.js';
+import { enrolCall, type SamplingChoice, wasSampled } from '../monitors/sampling.js';
 import type { IncomingCall } from './platforms/incoming.js';
 import * as repo from './repo.js';
 
@@ -31,10 +31,15 @@ export type Landing = {
    * false for submits, where a repeat returns the existing call unchanged.
    */
   merge: boolean;
+  /** How the agent's monitors treat the call. @default 'default' */
+  sampling?: SamplingChoice;
 };
 
-/** The landed call, and whether the delivery repeated one already landed (then nothing changed). */
-export type Landed = { call: repo.ProductionCallRow; deduplicated: boolean };
+/**
+ * The landed call, whether the delivery repeated one already landed (then nothing changed), and
+ * whether a monitor of its agent will judge it.
+ */
+export type Landed = { call: repo.ProductionCallRow; deduplicated: boolean; sampled: boolean };
 
 /** Audio that came with a delivery, stored before the transaction that puts it on the call's row. */
 type StoredAudio = { key: string; channels: number | null };
@@ -81,7 +86,11 @@ const mergeInto = async (
 ): Promise<{ landed: Landed; transcribe: boolean; audioUsed: boolean }> => {
   const { call } = landing;
   if (!landing.merge || existing.events.includes(call.event))
-    return { landed: { call: existing, deduplicated: true }, transcribe: false, audioUsed: false };
+    return {
+      landed: { call: existing, deduplicated: true, sampled: await wasSampled(trx, existing.id) },
+      transcribe: false,
+      audioUsed: false,
+    };
   const patch: Partial<repo.ProductionCallRow> = {
     events: [...existing.events, call.event],
     started_at: existing.started_at ?? call.started_at,
@@ -108,38 +117,18 @@ const mergeInto = async (
     });
   }
   return {
-    landed: { call: await repo.updateCall(trx, existing.id, patch), deduplicated: false },
+    landed: {
+      call: await repo.updateCall(trx, existing.id, patch),
+      deduplicated: false,
+      sampled: await wasSampled(trx, existing.id),
+    },
     transcribe,
     audioUsed,
   };
 };
 
-/**
- * The agent's production import, remembered per server: it is made once and never changes, and
- * every delivery needs it. An import deleted meanwhile is found missing in the transaction (or as
- * a foreign-key failure at commit), and the delivery is landed again with the cache entry dropped.
- */
-const importCache = new WeakMap<Deps, Map<string, ProductionImport>>();
-
-const importOf = async (deps: Deps, landing: Landing): Promise<ProductionImport> => {
-  const cache = importCache.get(deps) ?? new Map<string, ProductionImport>();
-  importCache.set(deps, cache);
-  const cached = cache.get(landing.agent.id);
-  if (cached) return cached;
-  const { agent } = landing;
-  const ctx = systemContext(
-    { organizationId: landing.organizationId, workspaceId: agent.workspace_id },
-    `ingest:${landing.provider}`,
-  );
-  const schemaId = await builtInSchemaId(deps, ctx, PRODUCTION_SCHEMA);
-  const target = await productionImportFor(
-    deps.db,
-    { organizationId: landing.organizationId, workspaceId: agent.workspace_id, agentId: agent.id },
-    { schemaId, agentName: agent.name, createdBy: actorLabel(ctx) },
-  );
-  cache.set(agent.id, target);
-  return target;
-};
+const importOf = (deps: Deps, landing: Landing) =>
+  agentProductionImport(deps, landing.organizationId, landing.agent, `ingest:${landing.provider}`);
 
 /**
  * Lands a call as the next row of its agent's production import, exactly once per organization,
@@ -156,13 +145,14 @@ export const landCall = async (deps: Deps, landing: Landing): Promise<Landed> =>
     const landed = await land(deps, landing, target, audio).catch(async (error: unknown) => {
       if (!(error instanceof ProductionImportGone) && !isForeignKeyViolation(error)) throw error;
       // the remembered import was deleted: find or make it again
-      importCache.get(deps)?.delete(landing.agent.id);
+      forgetProductionImport(deps, landing.agent.id);
       return land(deps, landing, await importOf(deps, landing), audio);
     });
     if (landed.transcribe) deps.workers.notify(DIARISE_TASK);
     if (landed.call.recording_status === 'pending') deps.workers.notify(FETCH_RECORDING_TASK);
+    deps.workers.notify(MONITOR_TASK);
     if (audio && !landed.audioUsed) await deps.storage.delete(audio.key);
-    return { call: landed.call, deduplicated: landed.deduplicated };
+    return { call: landed.call, deduplicated: landed.deduplicated, sampled: landed.sampled };
   } catch (error) {
     if (audio) await deps.storage.delete(audio.key).catch(() => undefined);
     throw error;
@@ -223,7 +213,18 @@ const land = (deps: Deps, landing: Landing, target: ProductionImport, audio: Sto
       now,
     );
     const transcribe = audio ? await storeProductionRecording(trx, target, rowId, audio, now) : false;
-    return { call: created, deduplicated: false, transcribe, audioUsed: audio !== null };
+    const sampled = await enrolCall(
+      trx,
+      {
+        productionCallId: created.id,
+        callImportRowId: rowId,
+        agentId: agent.id,
+        endReason: call.end_reason,
+        sampling: landing.sampling ?? 'default',
+      },
+      now,
+    );
+    return { call: created, deduplicated: false, sampled, transcribe, audioUsed: audio !== null };
   });
 };
 

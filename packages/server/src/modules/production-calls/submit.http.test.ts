@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
 import { type RecordingsDouble, silentWav, startRecordingsDouble } from '../../../test/doubles/recordings.js';
 import { createAiProvider } from '../../../test/factories/call-imports.js';
+import { makeMetric } from '../../../test/factories/evaluations.js';
 import { makeAgent } from '../../../test/factories/evaluators.js';
+import { makeMonitor, monitorSettled } from '../../../test/factories/monitors.js';
 import { settledRecording } from '../../../test/factories/production-calls.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
 import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
@@ -79,7 +81,11 @@ describe('POST /production-calls', () => {
     });
     const again = await submit({ ...body, end_reason: 'changed' });
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ production_call: created.production_call, deduplicated: true });
+    expect(again.body).toEqual({
+      production_call: created.production_call,
+      deduplicated: true,
+      sampled: false,
+    });
     // the same id from another provider is another call
     expect((await submit({ ...body, provider: 'pipecat' })).status).toBe(202);
   });
@@ -109,6 +115,41 @@ describe('POST /production-calls', () => {
     expect(row.diarised_transcript).toEqual([
       { speaker: 'agent', text: 'Hello there.', start_ms: 500, end_ms: 1250 },
     ]);
+  });
+
+  it("waits for a recorded call's transcript before its monitor has it judged", async () => {
+    const agent = await makeAgent(h, h);
+    const headers = await h.as('MEMBER');
+    const metric = await makeMetric(h, headers);
+    const monitor = await makeMonitor(h, headers, {
+      agent_id: agent.id,
+      name: 'Recorded',
+      metric_ids: [metric.id],
+    });
+    recordings.serve('monitored-call.wav', silentWav(1600));
+    openai.enqueue(
+      '/v1/chat/completions',
+      chatReply({ turns: [{ speaker: 'agent', text: 'Your parcel ships today.' }] }),
+    );
+    const reply = await submit({
+      agent_id: agent.id,
+      external_call_id: 'monitored-1',
+      recording: { url: recordings.urlOf('monitored-call.wav') },
+    });
+    expect(reply.body.sampled).toBe(true);
+    await monitorSettled(h, monitor.id, 1);
+    const call = await h.db('monitor_calls').where({ monitor_id: monitor.id }).first();
+    const row = await h.db('call_import_rows').where({ id: call.call_import_row_id }).first();
+    expect(row.diarised_transcript_status).toBe('completed');
+    // queued once the transcript was written: the judge had it (its own reply aside)
+    const scored = await h.db('evaluation_rows').where({ id: call.evaluation_row_id }).first();
+    expect(scored.error?.code ?? null).not.toBe('transcript_unavailable');
+    expect(
+      openai.requests.some(
+        (r) =>
+          r.path === '/v1/chat/completions' && JSON.stringify(r.json).includes('Your parcel ships today.'),
+      ),
+    ).toBe(true);
   });
 
   it('downloads a recording given by URL and transcribes it when no turns came', async () => {

@@ -107,9 +107,14 @@ export const submitProductionCall = async (
     call,
     tags: body.tags,
     merge: false,
+    sampling: body.sampling,
   });
   return {
     status: landed.deduplicated ? 200 : 202,
-    body: { production_call: toProductionCall(landed.call), deduplicated: landed.deduplicated },
+    body: {
+      production_call: toProductionCall(landed.call),
+      deduplicated: landed.deduplicated,
+      sampled: landed.sampled,
+    },
   };
 };

@@ -11,6 +11,7 @@ import {
   finalizeEvaluations,
   finalizeSettled,
 } from '../../modules/evaluations/work-repo.js';
+import { MONITOR_TASK } from '../../modules/monitors/advance.js';
 import { DELIVER_TASK } from '../../modules/webhook-endpoints/service.js';
 import type { Task } from '../pool.js';
 
@@ -61,6 +62,8 @@ export const scoreEvaluationRowTask = (
         if (signal.aborted) return;
         const done = await completeRow(deps.db, lease, row.evaluation_id, completionOf(outcome), deps.now());
         if (!done.won) deps.logger.info({ rowId: row.id }, 'lease:fenced');
+        // a monitor's evaluation stays open; the monitor reads the score
+        else if (row.monitor_id) deps.workers.notify(MONITOR_TASK);
         else if (!done.pendingLeft) {
           const queued = await finalizeEvaluations(deps.db, [row.evaluation_id], deps.now());
           if (queued > 0) deps.workers.notify(DELIVER_TASK);

@@ -1,0 +1,336 @@
+import type { MonitorRule } from '@voice-eval/contract';
+import type { Knex } from 'knex';
+import type { Deps } from '../../deps.js';
+import { HAS_TRANSCRIPT } from '../evaluations/continuous.js';
+import { emitEvents } from '../webhook-endpoints/service.js';
+import * as repo from './repo.js';
+import {
+  driftFires,
+  type Firing,
+  failureCountFires,
+  newFailureFires,
+  passRateFires,
+  type Tally,
+} from './rules.js';
+
+/** The background task that moves a monitor's calls along and raises its alerts. */
+export const MONITOR_TASK = 'monitor.advance';
+
+/**
+ * A call that can be scored now: it has a transcript, or will never get one (no recording to
+ * transcribe, or its transcription failed; the judge then records `transcript_unavailable`).
+ */
+const READY = `(${HAS_TRANSCRIPT}
+  or cr.diarised_transcript_status = 'failed'
+  or (pc.recording_status in ('none', 'failed')
+      and coalesce(cr.diarised_transcript_status, 'none') not in ('pending', 'running')))`;
+
+/** Queues an evaluation row (sampled or not) for each waiting call that is ready; returns how many. */
+const queueReady = async (trx: Knex, monitor: repo.MonitorRow, now: Date): Promise<number> => {
+  if (!monitor.evaluation_id) return 0;
+  const result = await trx.raw(
+    `with ready as (
+       select c.call_import_row_id, c.sampled, cr.conversation_id, cr.source_row
+         from monitor_calls c
+         join call_import_rows cr on cr.id = c.call_import_row_id
+         join production_calls pc on pc.id = c.production_call_id
+        where c.monitor_id = ? and c.state = 'waiting' and ${READY}),
+     queued as (
+       insert into evaluation_rows (evaluation_id, organization_id, workspace_id, call_import_row_id,
+                                    conversation_id, position, sampled, queued_at, created_at, updated_at)
+       select ?, ?, ?, r.call_import_row_id, r.conversation_id, r.source_row, r.sampled, ?, ?, ?
+         from ready r
+       returning id, call_import_row_id)
+     update monitor_calls c set state = 'scoring', evaluation_row_id = q.id
+       from queued q
+      where c.monitor_id = ? and c.call_import_row_id = q.call_import_row_id
+     returning c.production_call_id`,
+    [
+      monitor.id,
+      monitor.evaluation_id,
+      monitor.organization_id,
+      monitor.workspace_id,
+      now,
+      now,
+      now,
+      monitor.id,
+    ],
+  );
+  return result.rows.length;
+};
+
+/** A call whose score just came in. */
+type Scored = {
+  production_call_id: string;
+  call_import_row_id: string;
+  seq: number;
+  sampled: boolean;
+  outcome: 'passed' | 'failed' | 'not_sampled' | 'error';
+  failures: string[];
+};
+
+type SettledRow = {
+  production_call_id: string;
+  call_import_row_id: string;
+  seq: number;
+  sampled: boolean;
+  status: string | null;
+  flagged: boolean | null;
+  results: Array<{ metric_id: string; metric_name: string; flagged: boolean }> | null;
+  discovered: Array<{ key: string; name: string }> | null;
+};
+
+/**
+ * Records the outcome of every call whose evaluation row finished: `failed` when a metric flagged
+ * it (a call not sampled is scored by its model-free metrics only), `passed` when the judge passed
+ * it, `not_sampled` when nothing judged it, `error` when it could not be scored (no transcript, the judge failed, the
+ * row was cancelled or deleted): the platform's own failures, which no rule counts.
+ */
+const recordOutcomes = async (trx: Knex, monitorId: string, now: Date, names: Map<string, string>) => {
+  const settled: SettledRow[] = (
+    await trx.raw(
+      `select c.production_call_id, c.call_import_row_id, c.seq, c.sampled, r.status, r.flagged, r.results, r.discovered
+         from monitor_calls c
+         left join evaluation_rows r on r.id = c.evaluation_row_id
+        where c.monitor_id = ? and c.state = 'scoring'
+          and (r.id is null or r.status in ('completed', 'failed', 'cancelled'))
+        order by c.seq`,
+      [monitorId],
+    )
+  ).rows;
+  const scored: Scored[] = settled.map((row) => {
+    if (row.status !== 'completed') return { ...pick(row), outcome: 'error', failures: [] };
+    const metrics = (row.results ?? []).filter((r) => r.flagged);
+    for (const r of metrics) names.set(`metric:${r.metric_id}`, r.metric_name);
+    for (const d of row.discovered ?? []) names.set(`discovered:${d.key}`, d.name);
+    const failures = [
+      ...metrics.map((r) => `metric:${r.metric_id}`),
+      ...(row.flagged ? (row.discovered ?? []).map((d) => `discovered:${d.key}`) : []),
+    ];
+    const outcome = row.flagged ? 'failed' : row.sampled ? 'passed' : 'not_sampled';
+    return { ...pick(row), outcome, failures };
+  });
+  if (scored.length > 0) {
+    await trx.raw(
+      `update monitor_calls c set state = 'done', outcome = x.outcome, failures = x.failures, scored_at = ?
+         from json_to_recordset(?::json) as x(production_call_id uuid, outcome text, failures jsonb)
+        where c.monitor_id = ? and c.production_call_id = x.production_call_id`,
+      [now, JSON.stringify(scored), monitorId],
+    );
+  }
+  return scored;
+};
+
+const pick = (row: SettledRow) => ({
+  production_call_id: row.production_call_id,
+  call_import_row_id: row.call_import_row_id,
+  seq: row.seq,
+  sampled: row.sampled,
+});
+
+/** Scored (not errored) calls judged by the monitor that arrived in [from, to). */
+const tally = async (trx: Knex, monitorId: string, from: Date, to: Date): Promise<Tally> => {
+  const row = await trx('monitor_calls')
+    .where({ monitor_id: monitorId, state: 'done', sampled: true })
+    .whereIn('outcome', ['passed', 'failed'])
+    .where('arrived_at', '>=', from)
+    .where('arrived_at', '<', to)
+    .first(
+      trx.raw("(count(*) filter (where outcome = 'passed'))::int as passed"),
+      trx.raw('count(*)::int as total'),
+    );
+  return { passed: row?.passed ?? 0, total: row?.total ?? 0 };
+};
+
+const minutesAgo = (now: Date, minutes: number) => new Date(now.getTime() - minutes * 60_000);
+
+/** What a rule makes of the calls just scored: a firing and the call it names, or nothing. */
+const check = async (
+  trx: Knex,
+  monitor: repo.MonitorRow,
+  rule: MonitorRule,
+  scored: readonly Scored[],
+  names: ReadonlyMap<string, string>,
+  now: Date,
+): Promise<{ firing: Firing; call: Scored | null } | null> => {
+  const failed = scored.filter((c) => c.outcome === 'failed');
+  const judged = scored.filter((c) => c.sampled && c.outcome !== 'error');
+  const label = (key: string) => names.get(key) ?? key;
+  const lastFailed = failed.filter((c) => c.sampled).at(-1) ?? null;
+  switch (rule.type) {
+    case 'per_call': {
+      const call = failed[0];
+      if (!call) return null;
+      const what = call.failures.map(label).join(', ') || 'a metric flagged it';
+      return {
+        firing: {
+          summary: `A call failed: ${what}.`,
+          observed: { failures: call.failures, seq: call.seq, failed_calls: failed.length },
+        },
+        call,
+      };
+    }
+    case 'failure_count': {
+      if (!lastFailed) return null;
+      const recent: Array<{ outcome: string }> = await trx('monitor_calls')
+        .where({ monitor_id: monitor.id, state: 'done', sampled: true })
+        .whereIn('outcome', ['passed', 'failed'])
+        .orderBy('seq', 'desc')
+        .limit(rule.of_last)
+        .select('outcome');
+      const firing = failureCountFires(
+        rule,
+        recent.map((r) => r.outcome === 'failed'),
+      );
+      return firing && { firing, call: lastFailed };
+    }
+    case 'pass_rate': {
+      if (judged.length === 0) return null;
+      const window = await tally(trx, monitor.id, minutesAgo(now, rule.window_minutes), now);
+      const firing = passRateFires(rule, window);
+      return firing && { firing, call: lastFailed };
+    }
+    case 'drift': {
+      if (judged.length === 0) return null;
+      const start = minutesAgo(now, rule.window_minutes);
+      const current = await tally(trx, monitor.id, start, now);
+      const previous = await tally(trx, monitor.id, minutesAgo(now, 2 * rule.window_minutes), start);
+      const firing = driftFires(rule, current, previous);
+      return firing && { firing, call: lastFailed };
+    }
+    case 'new_failure': {
+      if (failed.length === 0) return null;
+      const seen: string[] = (
+        await trx.raw(
+          `select distinct f.key from monitor_calls c, jsonb_array_elements_text(c.failures) as f(key)
+            where c.monitor_id = ? and c.state = 'done' and c.arrived_at >= ?
+              and c.production_call_id <> all(?::uuid[])`,
+          [
+            monitor.id,
+            new Date(now.getTime() - rule.lookback_days * 86_400_000),
+            failed.map((c) => c.production_call_id),
+          ],
+        )
+      ).rows.map((r: { key: string }) => r.key);
+      const firing = newFailureFires(
+        rule,
+        failed.flatMap((c) => c.failures),
+        new Set(seen),
+        label,
+      );
+      const call = failed.find((c) => c.failures.some((key) => !seen.includes(key))) ?? null;
+      return firing && { firing, call };
+    }
+  }
+};
+
+/**
+ * Checks every rule against the calls just scored, and records an alert for each that fires and
+ * is out of its cooldown, with its `monitor.alert.fired` event (the webhook outbox) in the same
+ * transaction. Returns the webhook deliveries queued and the alerts recorded.
+ */
+const raiseAlerts = async (
+  trx: Knex,
+  monitor: repo.MonitorRow,
+  scored: readonly Scored[],
+  names: ReadonlyMap<string, string>,
+  now: Date,
+) => {
+  let deliveries = 0;
+  let alerts = 0;
+  for (const rule of monitor.rules) {
+    const last = await repo.lastFiredAt(trx, monitor.id, rule.id);
+    if (last && now.getTime() - last.getTime() < rule.cooldown_minutes * 60_000) continue;
+    const fired = await check(trx, monitor, rule, scored, names, now);
+    if (!fired) continue;
+    const [alert] = (await trx('monitor_alerts')
+      .insert({
+        monitor_id: monitor.id,
+        organization_id: monitor.organization_id,
+        workspace_id: monitor.workspace_id,
+        rule_id: rule.id,
+        rule_type: rule.type,
+        summary: fired.firing.summary,
+        observed: JSON.stringify(fired.firing.observed),
+        production_call_id: fired.call?.production_call_id ?? null,
+        call_import_row_id: fired.call?.call_import_row_id ?? null,
+        slack_status: monitor.slack_webhook_url_sealed ? 'pending' : 'none',
+        fired_at: now,
+      })
+      .returning('*')) as repo.AlertRow[];
+    alerts += 1;
+    deliveries += await emitEvents(
+      trx,
+      [
+        {
+          organizationId: monitor.organization_id,
+          type: 'monitor.alert.fired',
+          data: {
+            alert_id: alert!.id,
+            monitor_id: monitor.id,
+            workspace_id: monitor.workspace_id,
+            agent_id: monitor.agent_id,
+            rule_id: rule.id,
+            rule_type: rule.type,
+            summary: alert!.summary,
+            observed: fired.firing.observed,
+            production_call_id: alert!.production_call_id,
+            evaluation_id: monitor.evaluation_id,
+            fired_at: now.toISOString(),
+          },
+        },
+      ],
+      now,
+    );
+  }
+  return { deliveries, alerts };
+};
+
+/** What one pass over a monitor did. */
+export type Advanced = { queued: number; scored: number; alerts: number; deliveries: number };
+
+const NOTHING: Advanced = { queued: 0, scored: 0, alerts: 0, deliveries: 0 };
+
+/**
+ * One pass over a monitor, in one transaction under a lock of its own (so two instances never
+ * judge the same calls twice, and a cooldown is read and written by one of them at a time): queues
+ * the calls that became scorable, records the outcomes of the calls scored since, then checks the
+ * rules against those. Another instance holding the monitor makes this pass a no-op.
+ */
+export const advanceMonitor = async (deps: Deps, monitorId: string): Promise<Advanced> =>
+  deps.db.transaction(async (trx) => {
+    const locked = await trx.raw('select pg_try_advisory_xact_lock(hashtext(?)) as held', [
+      `monitor:${monitorId}`,
+    ]);
+    if (!locked.rows[0]?.held) return NOTHING;
+    const monitor: repo.MonitorRow | undefined = await trx('monitors').where({ id: monitorId }).first();
+    if (!monitor) return NOTHING;
+    const now = deps.now();
+    const queued = await queueReady(trx, monitor, now);
+    const names = new Map<string, string>();
+    const scored = await recordOutcomes(trx, monitor.id, now, names);
+    const raised = scored.length > 0 ? await raiseAlerts(trx, monitor, scored, names, now) : NOTHING;
+    return { queued, scored: scored.length, alerts: raised.alerts, deliveries: raised.deliveries };
+  });
+
+/** Monitors with calls on their way or Slack posts due, other than `busy`. */
+export const monitorsWithWork = (db: Knex, busy: readonly string[], limit: number): Promise<string[]> =>
+  db('monitors as m')
+    .where((q) =>
+      q
+        .whereExists((e) =>
+          e
+            .select(db.raw('1'))
+            .from('monitor_calls as c')
+            .whereRaw("c.monitor_id = m.id and c.state <> 'done'"),
+        )
+        .orWhereExists((e) =>
+          e
+            .select(db.raw('1'))
+            .from('monitor_alerts as a')
+            .whereRaw("a.monitor_id = m.id and a.slack_status = 'pending'"),
+        ),
+    )
+    .whereNotIn('m.id', busy)
+    .limit(limit)
+    .pluck('m.id');
