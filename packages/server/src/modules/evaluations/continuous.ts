@@ -59,6 +59,33 @@ export const openContinuousEvaluation = async (
   return created.id;
 };
 
+/** A call-import row to add to a continuous evaluation, and whether the judge scores it. */
+export type ContinuousRow = { call_import_row_id: string; sampled: boolean };
+
+/**
+ * Adds pending rows to a continuous evaluation (a row not sampled is scored by its model-free
+ * metrics only); returns each new row's id with its call-import row.
+ */
+export const addContinuousRows = async (
+  trx: Knex,
+  evaluationId: string,
+  rows: readonly ContinuousRow[],
+  now: Date,
+): Promise<Array<{ id: string; call_import_row_id: string }>> => {
+  if (rows.length === 0) return [];
+  const result = await trx.raw(
+    `insert into evaluation_rows (evaluation_id, organization_id, workspace_id, call_import_row_id,
+                                  conversation_id, position, sampled, queued_at, created_at, updated_at)
+     select e.id, e.organization_id, e.workspace_id, cr.id, cr.conversation_id, cr.source_row, x.sampled, ?, ?, ?
+       from json_to_recordset(?::json) as x(call_import_row_id uuid, sampled boolean)
+       join call_import_rows cr on cr.id = x.call_import_row_id
+       join evaluations e on e.id = ?
+     returning id, call_import_row_id`,
+    [now, now, now, JSON.stringify(rows), evaluationId],
+  );
+  return result.rows;
+};
+
 /** Lets go of a continuous evaluation: it settles once its rows are done. */
 export const releaseContinuousEvaluation = (trx: Knex, evaluationId: string | null) =>
   evaluationId

@@ -1,7 +1,7 @@
 import type { MonitorRule } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps.js';
-import { HAS_TRANSCRIPT } from '../evaluations/continuous.js';
+import { addContinuousRows, type ContinuousRow, HAS_TRANSCRIPT } from '../evaluations/continuous.js';
 import { emitEvents } from '../webhook-endpoints/service.js';
 import * as repo from './repo.js';
 import {
@@ -28,35 +28,26 @@ const READY = `(${HAS_TRANSCRIPT}
 /** Queues an evaluation row (sampled or not) for each waiting call that is ready; returns how many. */
 const queueReady = async (trx: Knex, monitor: repo.MonitorRow, now: Date): Promise<number> => {
   if (!monitor.evaluation_id) return 0;
-  const result = await trx.raw(
-    `with ready as (
-       select c.call_import_row_id, c.sampled, cr.conversation_id, cr.source_row
+  const ready: ContinuousRow[] = (
+    await trx.raw(
+      `select c.call_import_row_id, c.sampled
          from monitor_calls c
          join call_import_rows cr on cr.id = c.call_import_row_id
          join production_calls pc on pc.id = c.production_call_id
-        where c.monitor_id = ? and c.state = 'waiting' and ${READY}),
-     queued as (
-       insert into evaluation_rows (evaluation_id, organization_id, workspace_id, call_import_row_id,
-                                    conversation_id, position, sampled, queued_at, created_at, updated_at)
-       select ?, ?, ?, r.call_import_row_id, r.conversation_id, r.source_row, r.sampled, ?, ?, ?
-         from ready r
-       returning id, call_import_row_id)
-     update monitor_calls c set state = 'scoring', evaluation_row_id = q.id
-       from queued q
-      where c.monitor_id = ? and c.call_import_row_id = q.call_import_row_id
-     returning c.production_call_id`,
-    [
-      monitor.id,
-      monitor.evaluation_id,
-      monitor.organization_id,
-      monitor.workspace_id,
-      now,
-      now,
-      now,
-      monitor.id,
-    ],
-  );
-  return result.rows.length;
+        where c.monitor_id = ? and c.state = 'waiting' and ${READY}`,
+      [monitor.id],
+    )
+  ).rows;
+  const queued = await addContinuousRows(trx, monitor.evaluation_id, ready, now);
+  if (queued.length > 0) {
+    await trx.raw(
+      `update monitor_calls c set state = 'scoring', evaluation_row_id = q.id
+         from json_to_recordset(?::json) as q(id uuid, call_import_row_id uuid)
+        where c.monitor_id = ? and c.call_import_row_id = q.call_import_row_id`,
+      [JSON.stringify(queued), monitor.id],
+    );
+  }
+  return queued.length;
 };
 
 /** A call whose score just came in. */
