@@ -34,6 +34,24 @@ describe('verifyWebhook', () => {
     );
   });
 
+  it("types a monitor's alert (monitor.alert.fired) by its event type", async () => {
+    const body = JSON.stringify({
+      type: 'monitor.alert.fired',
+      timestamp: '2026-11-25T11:59:59.000Z',
+      data: {
+        alert_id: '0b0a3a55-44a5-4d36-9a8b-2f1c7c1d2e3f',
+        monitor_id: '5f3c0f3e-6c1a-4c43-9b8a-0d4c1f1b2a3c',
+        rule_type: 'pass_rate',
+        summary: 'Pass rate 50% over the last 60 min (10 of 20).',
+        observed: { pass_rate: 0.5, calls: 20 },
+      },
+    });
+    const event = await verifyWebhook(body, signed(body), SECRET, { now });
+    if (event.type !== 'monitor.alert.fired') throw new Error(`unexpected ${event.type}`);
+    expect(event.data.rule_type).toBe('pass_rate');
+    expect(event.data.observed).toEqual({ pass_rate: 0.5, calls: 20 });
+  });
+
   it('accepts any of several signatures (a rotated secret next to the old one)', async () => {
     const other = signed(BODY, `whsec_${randomBytes(32).toString('base64')}`);
     const headers = {

@@ -86,6 +86,11 @@ export const addContinuousRows = async (
   return result.rows;
 };
 
+/** Whether a continuous evaluation still takes rows: it exists and is running (not cancelled). */
+export const continuousEvaluationOpen = async (db: Knex, evaluationId: string | null): Promise<boolean> =>
+  evaluationId !== null &&
+  (await db('evaluations').where({ id: evaluationId, status: 'running' }).first('id')) !== undefined;
+
 /** Lets go of a continuous evaluation: it settles once its rows are done. */
 export const releaseContinuousEvaluation = (trx: Knex, evaluationId: string | null) =>
   evaluationId

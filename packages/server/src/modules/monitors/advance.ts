@@ -25,6 +25,9 @@ const READY = `(${HAS_TRANSCRIPT}
   or (pc.recording_status in ('none', 'failed')
       and coalesce(cr.diarised_transcript_status, 'none') not in ('pending', 'running')))`;
 
+/** Calls one pass queues, and calls whose outcome it records, at most (a full pass is followed by another). */
+const PASS_SIZE = 500;
+
 /** Queues an evaluation row (sampled or not) for each waiting call that is ready; returns how many. */
 const queueReady = async (trx: Knex, monitor: repo.MonitorRow, now: Date): Promise<number> => {
   if (!monitor.evaluation_id) return 0;
@@ -34,7 +37,9 @@ const queueReady = async (trx: Knex, monitor: repo.MonitorRow, now: Date): Promi
          from monitor_calls c
          join call_import_rows cr on cr.id = c.call_import_row_id
          join production_calls pc on pc.id = c.production_call_id
-        where c.monitor_id = ? and c.state = 'waiting' and ${READY}`,
+        where c.monitor_id = ? and c.state = 'waiting' and ${READY}
+        order by c.seq
+        limit ${PASS_SIZE}`,
       [monitor.id],
     )
   ).rows;
@@ -85,7 +90,8 @@ const recordOutcomes = async (trx: Knex, monitorId: string, now: Date, names: Ma
          left join evaluation_rows r on r.id = c.evaluation_row_id
         where c.monitor_id = ? and c.state = 'scoring'
           and (r.id is null or r.status in ('completed', 'failed', 'cancelled'))
-        order by c.seq`,
+        order by c.seq
+        limit ${PASS_SIZE}`,
       [monitorId],
     )
   ).rows;

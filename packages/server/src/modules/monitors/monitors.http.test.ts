@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
 import { makeMetric } from '../../../test/factories/evaluations.js';
 import { makeAgent } from '../../../test/factories/evaluators.js';
-import { makeMonitor } from '../../../test/factories/monitors.js';
+import { makeMonitor, monitorSettled, submitCall } from '../../../test/factories/monitors.js';
 import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
 import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
 
@@ -29,6 +29,44 @@ beforeAll(async () => {
 afterAll(() => judge.close());
 
 const BASE = '/api/v1/monitors';
+
+describe('a monitor whose evaluation went away', () => {
+  it('scores new calls in a new evaluation after its own was cancelled, or deleted with the import', async () => {
+    const agent = await makeAgent(h, h);
+    const monitor = await makeMonitor(h, headers, {
+      agent_id: agent.id,
+      name: 'Resilient',
+      metric_ids: [metricId],
+    });
+    await submitCall(h, headers, agent.id, 'resilient-1');
+    await monitorSettled(h, monitor.id, 1);
+
+    const cancelled = await h.request('POST', `/api/v1/evaluations/${monitor.evaluation_id}/cancel`, {
+      headers,
+    });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    await submitCall(h, headers, agent.id, 'resilient-2');
+    await monitorSettled(h, monitor.id, 2);
+    const second = (await h.request('GET', `${BASE}/${monitor.id}`, { headers })).body;
+    expect(second.evaluation_id).not.toBe(monitor.evaluation_id);
+    const row = await h.db('monitor_calls').where({ monitor_id: monitor.id, seq: 2 }).first();
+    expect(row.outcome).toBe('passed');
+
+    const evaluation = await h.request('GET', `/api/v1/evaluations/${second.evaluation_id}`, { headers });
+    const removed = await h.request('DELETE', `/api/v1/call-imports/${evaluation.body.call_import_id}`, {
+      headers,
+    });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(204);
+    await submitCall(h, headers, agent.id, 'resilient-3');
+    await monitorSettled(h, monitor.id, 1);
+    const third = (await h.request('GET', `${BASE}/${monitor.id}`, { headers })).body;
+    expect(third.evaluation_id).not.toBeNull();
+    expect(third.evaluation_id).not.toBe(second.evaluation_id);
+    expect(await h.db('monitor_calls').where({ monitor_id: monitor.id }).pluck('outcome')).toEqual([
+      'passed',
+    ]);
+  });
+});
 
 describe('monitors CRUD', () => {
   it('creates a monitor with its evaluation, rule ids and defaults, and never echoes the Slack URL', async () => {

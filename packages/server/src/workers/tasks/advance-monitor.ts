@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { wakeDispatch } from '../../modules/evaluations/service.js';
 import { advanceMonitor, MONITOR_TASK, monitorsWithWork } from '../../modules/monitors/advance.js';
+import { reopenMonitorEvaluation } from '../../modules/monitors/evaluation.js';
 import { postDueSlackAlerts } from '../../modules/monitors/slack.js';
 import { DELIVER_TASK } from '../../modules/webhook-endpoints/service.js';
 import { createAddressPolicy } from '../../net/address-policy.js';
@@ -12,6 +13,9 @@ import type { Task } from '../pool.js';
  * it is done, so the rest only bounds the delay of a missed notification.
  */
 const REST_MS = 1_000;
+
+/** How long a monitor rests when its evaluation could not be reopened (see `reopenMonitorEvaluation`). */
+const STUCK_REST_MS = 60_000;
 
 /**
  * `monitor.advance`: each instance claims monitors with calls on their way (waiting for a
@@ -36,6 +40,10 @@ export const advanceMonitorTask = (deps: Deps): Task<string> => {
     run: async (monitorId, signal) => {
       try {
         if (signal.aborted) return;
+        if (!(await reopenMonitorEvaluation(deps, monitorId))) {
+          resting.set(monitorId, Date.now() + STUCK_REST_MS);
+          return;
+        }
         const pass = await advanceMonitor(deps, monitorId);
         if (pass.queued > 0) wakeDispatch(deps);
         if (pass.deliveries > 0) deps.workers.notify(DELIVER_TASK);
