@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp, Uuid } from '../common.js';
+import { MONITOR_RULE_TYPES } from './monitor.js';
 
 /** `call_import.transcription.completed`: every row queued for transcription of an import reached a terminal state. */
 export const CallImportTranscriptionCompletedDataSchema = z.object({
@@ -60,7 +61,7 @@ export const MonitorAlertFiredDataSchema = z.object({
   workspace_id: Uuid,
   agent_id: Uuid,
   rule_id: z.string(),
-  rule_type: z.enum(['per_call', 'failure_count', 'pass_rate', 'drift', 'new_failure']),
+  rule_type: z.enum(MONITOR_RULE_TYPES),
   summary: z.string(),
   observed: z.record(z.unknown()),
   production_call_id: Uuid.nullable(),
