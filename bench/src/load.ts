@@ -18,6 +18,7 @@ process.once('message', async (load: Load) => {
       headers: load.headers,
       duration: load.seconds,
       connections: load.connections,
+      ...(load.rate ? { overallRate: load.rate } : {}),
       ...(retell
         ? {
             requests: [

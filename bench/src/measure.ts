@@ -12,6 +12,8 @@ export type Load = {
    * request a call the server has not seen. `recordingUrl` puts a recording in every call.
    */
   retell?: { key: string; recordingUrl: string | null };
+  /** Requests per second across all connections (an open load at a steady rate); unset: as fast as answered. */
+  rate?: number;
 };
 
 export type Throughput = {
