@@ -77,10 +77,13 @@ type SettledRow = {
 };
 
 /**
- * Records the outcome of every call whose evaluation row finished: `failed` when a metric flagged
- * it (a call not sampled is scored by its model-free metrics only), `passed` when the judge passed
- * it, `not_sampled` when nothing judged it, `error` when it could not be scored (no transcript, the judge failed, the
- * row was cancelled or deleted): the platform's own failures, which no rule counts.
+ * Records the outcome of every call whose evaluation row finished:
+ * - `failed`: a metric flagged it (a call not sampled is scored by its model-free metrics only);
+ * - `passed`: the judge passed it;
+ * - `not_sampled`: nothing judged it;
+ * - `error`: it could not be scored (no transcript, the judge failed, the row was cancelled or
+ *   deleted). These are the platform's own failures, which no rule counts.
+ * A problem the judge discovered outside the metrics is one of a failed call's failures.
  */
 const recordOutcomes = async (trx: Knex, monitorId: string, now: Date, names: Map<string, string>) => {
   const settled: SettledRow[] = (
