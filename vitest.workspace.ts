@@ -187,6 +187,14 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
         },
       },
+      {
+        ...source,
+        test: {
+          name: 'example-production-monitoring',
+          root: './examples/production-monitoring',
+          include: ['test/**/*.test.ts'],
+        },
+      },
     ],
   },
 });
