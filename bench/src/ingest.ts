@@ -94,6 +94,8 @@ export const ingestBench = async ({ seconds = 5, runs = 3, connections = 10 } = 
     encryptionKey: Buffer.alloc(32, 1).toString('base64'),
     databaseUrl,
     fetchAllowlist: ['127.0.0.1'],
+    // reconciliation polls the integration's platform: keep it on a closed loopback port
+    retellApiUrl: 'http://127.0.0.1:9',
     logger,
     env: {},
   });

@@ -47,6 +47,16 @@ export const IntegrationSchema = z.object({
   /** When the platform last delivered a call that verified; null before the first. */
   last_received_at: Timestamp.nullable(),
   /**
+   * When voice-eval last listed the platform's recent calls to land those whose webhook never
+   * arrived (reconciliation); null before the first poll, and for integrations that are not polled.
+   */
+  last_polled_at: Timestamp.nullable(),
+  /**
+   * Why the last poll of the platform's calls failed (`unauthorized`, `platform_error`,
+   * `unreachable`); null after a poll that succeeded.
+   */
+  last_poll_error: z.object({ code: z.string(), message: z.string(), at: Timestamp }).nullable(),
+  /**
    * Vapi only, and only in the answer that creates the integration or rotates the token: the token
    * Vapi must send back (`X-Vapi-Secret`, or `Authorization: Bearer`). It is stored hashed and never
    * shown again.

@@ -153,6 +153,34 @@ export const MonitorListQuerySchema = z.object({
   is_active: qBool.optional(),
 });
 
+/** What became of a call a monitor saw (`error`: the platform's failure, no transcript or no judge). */
+export const MONITOR_CALL_OUTCOMES = ['passed', 'failed', 'not_sampled', 'error'] as const;
+
+/** A call a monitor saw: its number, whether it was judged, and how it came out. */
+export const MonitorCallSchema = z.object({
+  production_call_id: Uuid,
+  call_import_row_id: Uuid,
+  /** n of the sampling rule: the call's place among the calls the monitor saw. */
+  seq: z.number().int().min(1),
+  sampled: z.boolean(),
+  /** `waiting` for a transcript, `scoring` (its evaluation row is queued), `done`. */
+  state: z.enum(['waiting', 'scoring', 'done']),
+  /** Null until `done`. */
+  outcome: z.enum(MONITOR_CALL_OUTCOMES).nullable(),
+  /** What failed: `metric:<metric id>`, and `discovered:<key>` for problems the judge found outside the metrics. */
+  failures: z.array(z.string()),
+  /** The call's row in the monitor's evaluation (its results); null while it waits. */
+  evaluation_row_id: Uuid.nullable(),
+  arrived_at: Timestamp,
+  scored_at: Timestamp.nullable(),
+});
+export type MonitorCall = z.infer<typeof MonitorCallSchema>;
+
+export const MonitorCallListQuerySchema = z.object({
+  outcome: z.enum(MONITOR_CALL_OUTCOMES).optional(),
+  sampled: qBool.optional(),
+});
+
 /** An alert a monitor's rule raised: what it saw, and where it was sent. */
 export const MonitorAlertSchema = z.object({
   id: Uuid,

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { IdParam, PageQuerySchema, pageOf } from '../common.js';
 import {
   MonitorAlertSchema,
+  MonitorCallListQuerySchema,
+  MonitorCallSchema,
   MonitorCreateBodySchema,
   MonitorListQuerySchema,
   MonitorSchema,
@@ -49,6 +51,14 @@ export const monitors = c.router({
     body: c.noBody(),
     responses: { 204: c.noBody() },
     summary: 'Delete a monitor and its alert history (its evaluation and scores stay)',
+  },
+  calls: {
+    method: 'GET',
+    path: '/api/v1/monitors/:monitor_id/calls',
+    pathParams: monitorId,
+    query: PageQuerySchema.merge(MonitorCallListQuerySchema),
+    responses: { 200: pageOf(MonitorCallSchema) },
+    summary: 'The calls a monitor saw, newest first: whether each was judged, and its outcome',
   },
   alerts: {
     method: 'GET',

@@ -157,4 +157,26 @@ describe('monitors in the mock store, as the server treats them', () => {
     await c.monitors.update(monitor.id, { is_active: false });
     await expect(submit('paused')).resolves.toMatchObject({ sampled: false });
   });
+
+  it('numbers and samples calls as the server does, and lists them newest first', async () => {
+    const c = client();
+    const agent = await newAgent();
+    const monitor = await c.monitors.create({
+      agent_id: agent.id,
+      name: 'Three in ten',
+      metric_ids: [await metricId()],
+      sample_rate: 0.3,
+    });
+    for (let i = 1; i <= 10; i++)
+      await c.productionCalls.submit({ agent_id: agent.id, external_call_id: `c${i}` });
+    const calls = await c.monitors.calls(monitor.id, { page_size: 100 });
+    expect(calls.items.map((call) => call.seq)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(calls.items.filter((call) => call.sampled).map((call) => call.seq)).toEqual([10, 7, 4]);
+    expect(calls.items[0]).toMatchObject({ state: 'waiting', outcome: null });
+    const judged = await c.monitors.calls(monitor.id, { sampled: true });
+    expect(judged.total).toBe(3);
+    await expect(c.monitors.get(monitor.id)).resolves.toMatchObject({ calls_seen: 10, calls_sampled: 3 });
+    await c.monitors.delete(monitor.id);
+    await expect(c.monitors.calls(monitor.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
 });

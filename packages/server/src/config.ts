@@ -189,19 +189,30 @@ export const ConfigSchema = z.object({
   recordingFetchMaxAttempts: int(6),
   /** Pause after a failed recording download, doubled per failure (capped at an hour), less up to 25% jitter, in ms. @default 30000 */
   recordingFetchRetryBaseMs: int(30_000),
-  /** Vapi's API, where a Vapi call's recording is fetched with the integration's private key. @default https://api.vapi.ai */
+  /**
+   * How often each active integration with an agent has its platform's recent calls listed, to
+   * land the calls whose webhook never arrived (Vapi, Retell, Twilio), in ms. @default 300000 (5 minutes)
+   */
+  reconcileIntervalMs: int(5 * 60_000),
+  /**
+   * How far back a poll lists a platform's calls at most: the whole window on an integration's first
+   * poll, and the limit on how long a call still under way holds the next poll's start back, in ms.
+   * @default 86400000 (24 hours)
+   */
+  reconcileLookbackMs: int(24 * 3600_000),
+  /** Vapi's API, where a Vapi call's recording is fetched with the integration's private key and its calls are listed. @default https://api.vapi.ai */
   vapiApiUrl: z
     .string()
     .url()
     .transform((url) => url.replace(/\/+$/, ''))
     .default('https://api.vapi.ai'),
-  /** Retell's API, which testing a Retell integration lists calls from. @default https://api.retellai.com */
+  /** Retell's API, which testing and polling a Retell integration list calls from. @default https://api.retellai.com */
   retellApiUrl: z
     .string()
     .url()
     .transform((url) => url.replace(/\/+$/, ''))
     .default('https://api.retellai.com'),
-  /** Twilio's API, which testing a Twilio integration reads the account from. @default https://api.twilio.com */
+  /** Twilio's API: testing a Twilio integration reads the account, polling lists its recordings. @default https://api.twilio.com */
   twilioApiUrl: z
     .string()
     .url()
@@ -268,6 +279,8 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   VOICE_EVAL_WEBHOOK_TIMEOUT_MS: 'webhookTimeoutMs',
   VOICE_EVAL_RECORDING_FETCH_MAX_ATTEMPTS: 'recordingFetchMaxAttempts',
   VOICE_EVAL_RECORDING_FETCH_RETRY_BASE_MS: 'recordingFetchRetryBaseMs',
+  VOICE_EVAL_RECONCILE_INTERVAL_MS: 'reconcileIntervalMs',
+  VOICE_EVAL_RECONCILE_LOOKBACK_MS: 'reconcileLookbackMs',
   VOICE_EVAL_VAPI_API_URL: 'vapiApiUrl',
   VOICE_EVAL_RETELL_API_URL: 'retellApiUrl',
   VOICE_EVAL_TWILIO_API_URL: 'twilioApiUrl',

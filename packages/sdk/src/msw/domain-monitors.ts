@@ -4,6 +4,7 @@ import {
   MonitorCreateBodySchema,
   type MonitorRule,
   MonitorUpdateBodySchema,
+  type ProductionCall,
   type ProductionCallSubmitBody,
 } from '@voice-eval/contract';
 import type { z } from 'zod';
@@ -29,24 +30,58 @@ const alertsOf = (env: MockEnv, monitorId: string): MonitorAlert[] =>
     .filter((alert) => alert.monitor_id === monitorId)
     .sort((a, b) => b.fired_at.localeCompare(a.fired_at) || b.id.localeCompare(a.id));
 
+/** floor(n·r) for a rate held to six decimals, in integers, as the server computes it. */
+const judgedAmong = (n: number, rate: number) => Math.floor((n * Math.round(rate * 1_000_000)) / 1_000_000);
+
 /**
- * Whether a submitted call is judged by one of its agent's monitors, simplified: true when the
- * agent has an active monitor and `sampling` is not `skip`. The mock does not apply the monitors'
- * sample rates (the server judges call n iff floor(n·r) > floor((n−1)·r)), and leaves their
- * `calls_seen` and `calls_sampled` as stored.
+ * Numbers a submitted call for each active monitor of its agent and decides, as the server does,
+ * whether the monitor judges it: call n iff floor(n·r) > floor((n−1)·r), always with `force` or an
+ * `end_reason` that says error, never with `skip`. The mock scores nothing: the call stays
+ * `waiting` with no outcome. Returns whether any monitor judges it.
  */
-export const sampledByMonitors = (
+export const enrolInMonitors = (
   env: MockEnv,
-  agentId: string,
-  sampling: ProductionCallSubmitBody['sampling'],
-): boolean => sampling !== 'skip' && env.db.monitors.all().some((m) => m.agent_id === agentId && m.is_active);
+  call: ProductionCall,
+  sampling: ProductionCallSubmitBody['sampling'] = 'default',
+): boolean => {
+  let judged = false;
+  for (const monitor of env.db.monitors.all()) {
+    if (monitor.agent_id !== call.agent_id || !monitor.is_active) continue;
+    const n = monitor.calls_seen + 1;
+    const sampled =
+      sampling === 'force' ||
+      (sampling === 'default' &&
+        (/error/i.test(call.end_reason ?? '') ||
+          judgedAmong(n, monitor.sample_rate) > judgedAmong(n - 1, monitor.sample_rate)));
+    env.db.monitors.update(monitor.id, {
+      calls_seen: n,
+      calls_sampled: monitor.calls_sampled + (sampled ? 1 : 0),
+    });
+    env.monitorCalls.push({
+      monitor_id: monitor.id,
+      production_call_id: call.id,
+      call_import_row_id: call.call_import_row_id,
+      seq: n,
+      sampled,
+      state: 'waiting',
+      outcome: null,
+      failures: [],
+      evaluation_row_id: null,
+      arrived_at: call.received_at,
+      scored_at: null,
+    });
+    judged ||= sampled;
+  }
+  return judged;
+};
 
 /**
  * Production monitors. Create checks the agent is in the workspace (404 otherwise; metrics are not
  * checked), gives each rule an id, fills the schema's defaults, answers `slack_configured` for a
  * Slack URL (never the URL) and a fresh `evaluation_id` (no evaluation row is stored). Update
  * replaces the fields sent: new rules get new ids, other `metric_ids` a new `evaluation_id`,
- * `slack_webhook_url: null` clears `slack_configured`. Delete takes the monitor's alerts with it.
+ * `slack_webhook_url: null` clears `slack_configured`. Delete takes the monitor's alerts and calls
+ * with it. Calls are numbered and sampled on submit (`enrolInMonitors`) and never scored.
  * The mock fires no alerts: seed `db.monitorAlerts` (`fixtures.monitorAlert({ monitor_id })`).
  */
 export const monitorImpls: Record<string, RouteImpl> = {
@@ -85,7 +120,20 @@ export const monitorImpls: Record<string, RouteImpl> = {
     if (!monitor) return notFound('Monitor');
     env.db.monitors.delete(monitor.id);
     for (const alert of alertsOf(env, monitor.id)) env.db.monitorAlerts.delete(alert.id);
+    env.monitorCalls = env.monitorCalls.filter((c) => c.monitor_id !== monitor.id);
     return { status: 204 };
+  },
+  'monitors.calls': (req, env) => {
+    const monitor = monitorOf(req, env);
+    if (!monitor) return notFound('Monitor');
+    const { outcome, sampled } = req.query as { outcome?: string; sampled?: boolean | string };
+    const calls = env.monitorCalls
+      .filter((c) => c.monitor_id === monitor.id)
+      .filter((c) => outcome === undefined || c.outcome === outcome)
+      .filter((c) => sampled === undefined || String(c.sampled) === String(sampled))
+      .sort((a, b) => b.seq - a.seq)
+      .map(({ monitor_id: _, ...call }) => call);
+    return paginate(calls, req.query);
   },
   'monitors.alerts': (req, env) => {
     const monitor = monitorOf(req, env);

@@ -5,7 +5,7 @@ import {
   type ProductionCallSubmitBody,
 } from '@voice-eval/contract';
 import { createRow } from './crud.js';
-import { sampledByMonitors } from './domain-monitors.js';
+import { enrolInMonitors } from './domain-monitors.js';
 import { type MockEnv, notFound, publicBaseOf, type RouteImpl } from './env.js';
 import type { ParsedRequest } from './respond.js';
 
@@ -61,7 +61,7 @@ export const productionImpls: Record<string, RouteImpl> = {
     const provider = String(body.provider ?? 'custom');
     const existing = findCall(env, provider, String(body.external_call_id));
     if (existing) {
-      const sampled = env.sampledCalls.has(existing.id);
+      const sampled = env.monitorCalls.some((c) => c.production_call_id === existing.id && c.sampled);
       return { status: 200, body: { production_call: existing, deduplicated: true, sampled } };
     }
     const call = newCall(
@@ -83,8 +83,7 @@ export const productionImpls: Record<string, RouteImpl> = {
       },
       agent.workspace_id,
     );
-    const sampled = sampledByMonitors(env, agent.id, body.sampling as ProductionCallSubmitBody['sampling']);
-    if (sampled) env.sampledCalls.add(call.id);
+    const sampled = enrolInMonitors(env, call, body.sampling as ProductionCallSubmitBody['sampling']);
     return { status: 202, body: { production_call: call, deduplicated: false, sampled } };
   },
   'productionCalls.ingest': (req, env) => {

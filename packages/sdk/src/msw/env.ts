@@ -1,3 +1,4 @@
+import type { MonitorCall } from '@voice-eval/contract';
 import type { Fixtures } from './fixture-types.js';
 import type { MockReply, ParsedRequest } from './respond.js';
 import type { Sequence } from './sample.js';
@@ -14,8 +15,8 @@ export interface MockEnv {
   generatedClusterScopes: Set<string>;
   /** Signed recording URLs handed out: by signature, the path it grants and when it expires. */
   signedRecordingUrls: Map<string, { path: string; expiresAt: number }>;
-  /** Production calls a monitor judges (a repeated submit answers the same `sampled`). */
-  sampledCalls: Set<string>;
+  /** The calls each monitor saw, in arrival order (a repeated submit answers the same `sampled`). */
+  monitorCalls: Array<MonitorCall & { monitor_id: string }>;
 }
 
 /** The implementation of one route in the default handlers. */

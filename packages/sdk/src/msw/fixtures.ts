@@ -217,6 +217,8 @@ export const createFixtures = (seq: Sequence): Fixtures => {
       agent_id: null,
       ingest_url: null,
       last_received_at: null,
+      last_polled_at: null,
+      last_poll_error: null,
     })),
     agent: fixture(AgentSchema)((n) => ({
       ...scoped,

@@ -65,7 +65,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     requestId,
     generatedClusterScopes: new Set(),
     signedRecordingUrls: new Map(),
-    sampledCalls: new Set(),
+    monitorCalls: [],
   };
   const impls: Record<string, RouteImpl> = {
     ...authImpls,
@@ -92,7 +92,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     for (const collection of Object.values(env.db)) collection.clear();
     env.generatedClusterScopes.clear();
     env.signedRecordingUrls.clear();
-    env.sampledCalls.clear();
+    env.monitorCalls.length = 0;
     seq.reset();
     requests = 0;
     env.db.workspaces.create(env.fixtures.defaultWorkspace());

@@ -1,4 +1,4 @@
-import { contract, type Monitor, type MonitorAlert } from '@voice-eval/contract';
+import { contract, type Monitor, type MonitorAlert, type MonitorCall } from '@voice-eval/contract';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -42,6 +42,18 @@ export class Monitors extends Resource {
   /** Delete a monitor and its alert history (its evaluation and scores stay). */
   delete(id: string, options?: RequestOptions): ApiPromise<void> {
     return this._client.request(routes.delete, { params: { monitor_id: id } }, options);
+  }
+
+  /**
+   * The calls the monitor saw, newest first: each call's number, whether it was judged, and its
+   * outcome (`passed`, `failed`, `not_sampled`, or `error` when the platform could not score it).
+   */
+  calls(
+    id: string,
+    query?: RequestQuery<'monitors', 'calls'>,
+    options?: RequestOptions,
+  ): PagePromise<MonitorCall> {
+    return this._client.list(routes.calls, { params: { monitor_id: id }, query }, options);
   }
 
   /** The monitor's alerts, newest first. */

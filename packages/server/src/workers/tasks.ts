@@ -7,6 +7,7 @@ import { deliverWebhookTask } from './tasks/deliver-webhook.js';
 import { diariseCallImportRowTask } from './tasks/diarise-call-import-row.js';
 import { fetchProductionRecordingTask } from './tasks/fetch-production-recording.js';
 import { generateMetricClusterReportTask } from './tasks/generate-metric-cluster-report.js';
+import { reconcileIntegrationsTask } from './tasks/reconcile-integrations.js';
 import { scoreEvaluationRowTask } from './tasks/score-evaluation-row.js';
 import { startScheduledRunsTask } from './tasks/start-scheduled-runs.js';
 
@@ -26,5 +27,6 @@ export const registerTasks = (deps: Deps): void => {
   deps.workers.register(startScheduledRunsTask(deps));
   deps.workers.register(deliverWebhookTask(deps));
   deps.workers.register(fetchProductionRecordingTask(deps));
+  deps.workers.register(reconcileIntegrationsTask(deps));
   deps.workers.register(advanceMonitorTask(deps));
 };

@@ -32,6 +32,10 @@ export const childEnv = (extra: Record<string, string | undefined>): NodeJS.Proc
     VOICE_EVAL_JWT_SECRET: 'crash-test-secret-that-is-long-enough-to-use',
     VOICE_EVAL_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
     VOICE_EVAL_LOG_LEVEL: 'warn',
+    // the platforms' APIs (reconciliation polls them) at a closed loopback port
+    VOICE_EVAL_VAPI_API_URL: 'http://127.0.0.1:9',
+    VOICE_EVAL_RETELL_API_URL: 'http://127.0.0.1:9',
+    VOICE_EVAL_TWILIO_API_URL: 'http://127.0.0.1:9',
     ...extra,
   };
   // an undefined value would reach the child as the string "undefined"

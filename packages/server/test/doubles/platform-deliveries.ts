@@ -9,14 +9,23 @@ import { createHmac } from 'node:crypto';
 
 // ---- bodies, as each platform sends them ----
 
-/** A Vapi `end-of-call-report` with two spoken turns (and a system prompt and a tool call, dropped). */
-export const vapiReport = (callId: string, options: { stereo?: boolean } = {}) => ({
+/** The call length of the bodies below, which start at a fixed time unless told `startedAt`. */
+const VAPI_CALL_MS = 128_442;
+const RETELL_CALL_MS = 15_791;
+
+/**
+ * A Vapi `end-of-call-report` with two spoken turns (and a system prompt and a tool call, dropped);
+ * `startedAt` moves the call (it lasts as long).
+ */
+export const vapiReport = (callId: string, options: { stereo?: boolean; startedAt?: Date } = {}) => ({
   message: {
     type: 'end-of-call-report',
     timestamp: 1760520270300,
     endedReason: 'customer-ended-call',
-    startedAt: '2025-10-15T09:22:21.787Z',
-    endedAt: '2025-10-15T09:24:30.229Z',
+    startedAt: options.startedAt?.toISOString() ?? '2025-10-15T09:22:21.787Z',
+    endedAt: options.startedAt
+      ? new Date(options.startedAt.getTime() + VAPI_CALL_MS).toISOString()
+      : '2025-10-15T09:24:30.229Z',
     cost: 0.1342,
     analysis: { summary: 'Caller asked about a charge.', successEvaluation: 'true' },
     artifact: {
@@ -65,11 +74,15 @@ export const vapiReport = (callId: string, options: { stereo?: boolean } = {}) =
   },
 });
 
-/** A Retell call event (`call_ended`, or `call_analyzed` with its analysis). */
+/**
+ * A Retell call event (`call_ended`, or `call_analyzed` with its analysis); `startedAt` moves the
+ * call (it lasts as long).
+ */
 export const retellEvent = (
   event: 'call_ended' | 'call_analyzed' | 'call_started',
   callId: string,
   recordingUrl: string,
+  options: { startedAt?: Date } = {},
 ) => ({
   event,
   call: {
@@ -79,9 +92,9 @@ export const retellEvent = (
     agent_version: 3,
     call_status: 'ended',
     direction: 'inbound',
-    start_timestamp: 1714608475945,
-    end_timestamp: 1714608491736,
-    duration_ms: 15791,
+    start_timestamp: options.startedAt?.getTime() ?? 1714608475945,
+    end_timestamp: (options.startedAt?.getTime() ?? 1714608475945) + RETELL_CALL_MS,
+    duration_ms: RETELL_CALL_MS,
     disconnection_reason: 'user_hangup',
     transcript: 'Agent: Hi, how can I help?\nUser: Book at 7 PM.',
     transcript_object: [
@@ -147,12 +160,13 @@ export const elevenLabsAudio = (conversationId: string, audio: Buffer) => ({
   data: { agent_id: 'agent_test', conversation_id: conversationId, full_audio: audio.toString('base64') },
 });
 
-/** A Twilio recording status callback's form parameters. */
+/** A Twilio recording status callback's form parameters; `startedAt` moves the recording. */
 export const twilioCallback = (
   accountSid: string,
   callSid: string,
   recordingSid: string,
   recordingUrl: string,
+  options: { startedAt?: Date } = {},
 ) => ({
   AccountSid: accountSid,
   CallSid: callSid,
@@ -162,7 +176,9 @@ export const twilioCallback = (
   RecordingDuration: '3',
   RecordingChannels: '2',
   RecordingSource: 'StartCallRecordingAPI',
-  RecordingStartTime: 'Wed, 15 Oct 2025 09:22:21 +0000',
+  RecordingStartTime: options.startedAt
+    ? options.startedAt.toUTCString().replace('GMT', '+0000')
+    : 'Wed, 15 Oct 2025 09:22:21 +0000',
 });
 
 // ---- signatures, by each platform's scheme ----

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
  * a non-2xx three times; Vapi and ElevenLabs do not), and serves recordings behind the platform's
  * auth: Vapi's recording API (Bearer private key, then a 302 to a short-lived file URL), Twilio's
  * media URLs (Basic `AccountSid:AuthToken`, `.wav`, `RequestedChannels`), and Retell's public URLs,
- * which expire.
+ * which expire. Its list APIs (Vapi `GET /call`, Retell `POST /v3/list-calls`, Twilio
+ * `Recordings.json`) answer the calls a test listed, filtered by the request's time window and
+ * paged as the platform pages, behind the platform's auth.
  */
 export interface PlatformsDouble {
   /** `http://127.0.0.1:<port>`: Vapi's API base as well. Recordings' files are on another origin. */
@@ -25,14 +27,89 @@ export interface PlatformsDouble {
   held(name: string): number;
   /**
    * A credential the list APIs accept: Vapi `GET /call` and Retell `POST /v3/list-calls` (Bearer
-   * `key`), Twilio `GET /2010-04-01/Accounts/<sid>.json` (Basic `sid:token`).
+   * `key`), Twilio `GET /2010-04-01/Accounts/<sid>.json` and its `Recordings.json` (Basic
+   * `sid:token`). They list what `listVapi`, `listRetell` and `listTwilio` registered.
    */
   accept(platform: 'vapi' | 'retell', key: string): void;
   acceptTwilio(accountSid: string, authToken: string): void;
+  /**
+   * Lists a Vapi call on `GET /call` for `privateKey` (accepting it): the call of an end-of-call
+   * report (`vapiReport`), as Vapi's API returns it, created when it started.
+   */
+  listVapi(privateKey: string, report: { message: Record<string, any> }): void;
+  /** Lists a Retell call (the `call` of a `retellEvent`) on `POST /v3/list-calls` for `apiKey` (accepting it). */
+  listRetell(apiKey: string, event: { call: Record<string, any> }): void;
+  /**
+   * Lists the recording a status callback announces (`twilioCallback`) on the account's
+   * `Recordings.json`, with its credentials (accepting them); created when it started.
+   */
+  listTwilio(accountSid: string, authToken: string, callback: Record<string, string>): void;
   /** Requests the double answered, by path (query excluded), with their status. */
   readonly served: Array<{ path: string; status: number; authorization: string | undefined }>;
   close(): Promise<void>;
 }
+
+const basicOf = (user: string, password: string) =>
+  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+
+const readJson = async (req: IncomingMessage): Promise<Record<string, any>> => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+};
+
+const newestFirst = <T>(items: T[], time: (item: T) => number) =>
+  [...items].sort((a, b) => time(b) - time(a));
+
+/** Vapi's `GET /call`: newest first, filtered by `createdAt{Gt,Ge,Lt,Le}`, `limit` of them. */
+const vapiPage = (calls: any[], query: URLSearchParams) => {
+  const at = (call: any) => Date.parse(call.createdAt);
+  const bound = (name: string) => (query.has(name) ? Date.parse(query.get(name)!) : null);
+  const [gt, ge, lt, le] = ['createdAtGt', 'createdAtGe', 'createdAtLt', 'createdAtLe'].map(bound);
+  const kept = calls.filter(
+    (call) =>
+      (gt === null || at(call) > gt!) &&
+      (ge === null || at(call) >= ge!) &&
+      (lt === null || at(call) < lt!) &&
+      (le === null || at(call) <= le!),
+  );
+  return newestFirst(kept, at).slice(0, Number(query.get('limit') ?? 100));
+};
+
+/** Retell's `POST /v3/list-calls`: by `start_timestamp` thresholds, newest first, after `pagination_key`. */
+const retellPage = (calls: any[], body: Record<string, any>) => {
+  const range = body.filter_criteria?.start_timestamp ?? {};
+  const kept = newestFirst(
+    calls.filter(
+      (call) =>
+        (range.lower_threshold === undefined || call.start_timestamp >= range.lower_threshold) &&
+        (range.upper_threshold === undefined || call.start_timestamp <= range.upper_threshold),
+    ),
+    (call) => call.start_timestamp,
+  );
+  const after = body.pagination_key ? kept.findIndex((call) => call.call_id === body.pagination_key) + 1 : 0;
+  return kept.slice(after, after + Number(body.limit ?? 1000));
+};
+
+/** Twilio's `Recordings.json`: created at or after `DateCreated>`, newest first, pages of `PageSize`. */
+const twilioPage = (recordings: any[], url: URL) => {
+  const since = url.searchParams.get('DateCreated>');
+  const at = (recording: any) => Date.parse(recording.date_created);
+  const kept = newestFirst(
+    recordings.filter((recording) => since === null || at(recording) >= Date.parse(since)),
+    at,
+  );
+  const size = Number(url.searchParams.get('PageSize') ?? 50);
+  const page = Number(url.searchParams.get('Page') ?? 0);
+  const next = new URLSearchParams(url.searchParams);
+  next.set('Page', String(page + 1));
+  return {
+    recordings: kept.slice(page * size, (page + 1) * size),
+    page,
+    page_size: size,
+    next_page_uri: (page + 1) * size < kept.length ? `${url.pathname}?${next}` : null,
+  };
+};
 
 export async function startPlatformsDouble(): Promise<PlatformsDouble> {
   const files = new Map<string, { bytes: Buffer; expiresAt: number }>();
@@ -42,6 +119,15 @@ export async function startPlatformsDouble(): Promise<PlatformsDouble> {
   const holds = new Map<string, { left: number; held: number }>();
   const bearers = { vapi: new Set<string>(), retell: new Set<string>() };
   const accounts = new Map<string, string>();
+  const listed = {
+    vapi: new Map<string, any[]>(),
+    retell: new Map<string, any[]>(),
+    twilio: new Map<string, any[]>(),
+  };
+  const listOf = (platform: keyof typeof listed, key: string) => {
+    if (!listed[platform].has(key)) listed[platform].set(key, []);
+    return listed[platform].get(key)!;
+  };
   // two origins, as the platforms have: the API, and the storage its redirects point at
   let storageUrl = '';
   const handler: Parameters<typeof createServer>[1] = (req, res) => {
@@ -52,10 +138,22 @@ export async function startPlatformsDouble(): Promise<PlatformsDouble> {
     };
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     if (req.method === 'GET' && url.pathname === '/call') {
-      return bearers.vapi.has(bearer) ? answer(200, '[]') : answer(401, '{"message":"Invalid Key"}');
+      if (!bearers.vapi.has(bearer)) return answer(401, '{"message":"Invalid Key"}');
+      return answer(200, JSON.stringify(vapiPage(listOf('vapi', bearer), url.searchParams)));
     }
     if (req.method === 'POST' && url.pathname === '/v3/list-calls') {
-      return bearers.retell.has(bearer) ? answer(200, '[]') : answer(401, '{"error_message":"Unauthorized"}');
+      if (!bearers.retell.has(bearer)) return answer(401, '{"error_message":"Unauthorized"}');
+      return void readJson(req).then((body) =>
+        answer(200, JSON.stringify(retellPage(listOf('retell', bearer), body))),
+      );
+    }
+    const recordings = /^\/2010-04-01\/Accounts\/([^/.]+)\/Recordings\.json$/.exec(url.pathname);
+    if (req.method === 'GET' && recordings) {
+      const sid = recordings[1]!;
+      const token = accounts.get(sid);
+      if (!token || req.headers.authorization !== basicOf(sid, token))
+        return answer(401, '{"code":20003,"message":"Authenticate"}');
+      return answer(200, JSON.stringify(twilioPage(listOf('twilio', sid), url)));
     }
     const account = /^\/2010-04-01\/Accounts\/([^/.]+)\.json$/.exec(url.pathname);
     if (account) {
@@ -131,6 +229,39 @@ export async function startPlatformsDouble(): Promise<PlatformsDouble> {
     },
     acceptTwilio(accountSid, authToken) {
       accounts.set(accountSid, authToken);
+    },
+    listVapi(privateKey, { message }) {
+      bearers.vapi.add(privateKey);
+      const { artifact, analysis, startedAt, endedAt, endedReason, cost } = message;
+      listOf('vapi', privateKey).push({
+        createdAt: startedAt,
+        ...message.call,
+        startedAt,
+        endedAt,
+        endedReason,
+        cost,
+        artifact,
+        analysis,
+      });
+    },
+    listRetell(apiKey, { call }) {
+      bearers.retell.add(apiKey);
+      listOf('retell', apiKey).push(call);
+    },
+    listTwilio(accountSid, authToken, callback) {
+      accounts.set(accountSid, authToken);
+      listOf('twilio', accountSid).push({
+        sid: callback.RecordingSid,
+        account_sid: callback.AccountSid,
+        call_sid: callback.CallSid,
+        status: callback.RecordingStatus,
+        duration: callback.RecordingDuration,
+        channels: Number(callback.RecordingChannels),
+        source: callback.RecordingSource,
+        start_time: callback.RecordingStartTime,
+        date_created: callback.RecordingStartTime,
+        uri: `/2010-04-01/Accounts/${accountSid}/Recordings/${callback.RecordingSid}.json`,
+      });
     },
     holdNext(name, count = 1) {
       holds.set(name, { left: count, held: holds.get(name)?.held ?? 0 });

@@ -1,5 +1,6 @@
 import { ProductionCallSchema } from '@voice-eval/contract';
 import { expect } from 'vitest';
+import type { VoiceEvalServerOptions } from '../../src/server.js';
 import { type OpenAiDouble, startOpenAiDouble } from '../../src/testing/openai-compatible.js';
 import { encodeWav } from '../../src/voice/audio/index.js';
 import { type PlatformsDouble, startPlatformsDouble } from '../doubles/platforms.js';
@@ -14,9 +15,10 @@ export type IngestWorld = { h: Harness; platforms: PlatformsDouble; openai: Open
  * Starts the platforms double and the model double, then the server with the platforms' APIs
  * pointed at the double and loopback allowed for recordings, and an agent. Calls that come
  * without turns are transcribed with the organization's default models (whisper-1 gives
- * segments). The caller closes the doubles (`closeIngestWorld`).
+ * segments). `options` override the server's configuration. The caller closes the doubles
+ * (`closeIngestWorld`).
  */
-export const startIngestWorld = async (): Promise<IngestWorld> => {
+export const startIngestWorld = async (options: VoiceEvalServerOptions = {}): Promise<IngestWorld> => {
   const platforms = await startPlatformsDouble();
   const openai = await startOpenAiDouble({ auth: { header: 'authorization', value: 'Bearer sk-double' } });
   const h = await createHarness({
@@ -25,6 +27,7 @@ export const startIngestWorld = async (): Promise<IngestWorld> => {
     retellApiUrl: platforms.url,
     twilioApiUrl: platforms.url,
     recordingFetchRetryBaseMs: 50,
+    ...options,
   });
   const provider = await createAiProvider(h, h, openai.url);
   const models = await h.request('PATCH', `/api/v1/aiproviders/${provider}`, {

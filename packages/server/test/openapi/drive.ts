@@ -163,5 +163,6 @@ export const driveMonitors = async ({ client }: Drive) => {
   await client.monitors.list({ agent_id: agent.id });
   await client.monitors.update(monitor.id, { rules: [{ type: 'per_call' }], is_active: false });
   await client.monitors.alerts(monitor.id);
+  await client.monitors.calls(monitor.id, { sampled: true, outcome: 'passed' });
   await client.monitors.delete(monitor.id);
 };

@@ -78,6 +78,8 @@ describe('integrations', () => {
       agent_id: null,
       ingest_url: expect.stringMatching(new RegExp(`/api/v1/ingest/vapi/${created.id}$`)),
       last_received_at: null,
+      last_polled_at: null,
+      last_poll_error: null,
     });
     expect(JSON.stringify(created)).not.toContain(SECRET);
     const row = await h.db('integrations').where({ id: created.id }).first();

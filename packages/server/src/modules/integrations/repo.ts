@@ -14,6 +14,11 @@ export type IntegrationRow = {
   agent_id: string | null;
   ingest_token_sealed: string | null;
   last_received_at: Date | null;
+  /** When the last poll of the platform's calls started (see `claimDuePolls`). */
+  last_polled_at: Date | null;
+  /** Where the next poll's window starts; null before the first poll that succeeded. */
+  poll_cursor: Date | null;
+  last_poll_error: { code: string; message: string; at: string } | null;
   created_by: string;
   created_at: Date;
   updated_at: Date;
@@ -99,3 +104,51 @@ export const clearDefault = (db: Knex, organizationId: string, platform: string)
   table(db)
     .where({ organization_id: organizationId, platform, is_default: true })
     .update({ is_default: false });
+
+/**
+ * Takes up to `limit` integrations due for a poll and marks them polled at `now`, in one statement:
+ * active ones of the given platforms with an agent, not polled since `dueBefore`, and not in
+ * `exclude` (those this instance is still polling). The update
+ * re-checks the due time (compare-and-set) and skips rows another instance is taking, so one
+ * instance polls an integration per interval.
+ */
+export const claimDuePolls = async (
+  db: Knex,
+  platforms: readonly string[],
+  now: Date,
+  dueBefore: Date,
+  limit: number,
+  exclude: readonly string[],
+): Promise<IntegrationRow[]> => {
+  const due = (q: Knex.QueryBuilder) =>
+    q.whereNull('last_polled_at').orWhere('last_polled_at', '<=', dueBefore);
+  const candidates = db('integrations')
+    .select('id')
+    .where({ is_active: true })
+    .whereNotNull('agent_id')
+    .whereIn('platform', platforms as string[])
+    .where(due)
+    .whereNotIn('id', exclude as string[])
+    .orderByRaw('last_polled_at asc nulls first')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+  return (await table(db)
+    .whereIn('id', candidates)
+    .where(due)
+    .update({ last_polled_at: now } as never)
+    .returning('*')) as IntegrationRow[];
+};
+
+/** Records a poll's outcome: its error (null after a success) and, after a success, the next window's start. */
+export const recordPoll = (
+  db: Knex,
+  id: string,
+  outcome: { error: IntegrationRow['last_poll_error']; cursor?: Date },
+) =>
+  table(db)
+    .where({ id })
+    .update({
+      last_poll_error: outcome.error === null ? null : JSON.stringify(outcome.error),
+      ...(outcome.cursor ? { poll_cursor: outcome.cursor } : {}),
+    } as never);

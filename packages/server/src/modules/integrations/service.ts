@@ -49,6 +49,8 @@ export const toIntegration = (
   agent_id: row.agent_id,
   ingest_url: PUSHING.has(row.platform) ? `${baseUrl}/api/v1/ingest/${row.platform}/${row.id}` : null,
   last_received_at: isoOrNull(row.last_received_at),
+  last_polled_at: isoOrNull(row.last_polled_at),
+  last_poll_error: row.last_poll_error,
 });
 
 const assertAgent = async (deps: Deps, ctx: RequestContext, agentId: string | null | undefined) => {
@@ -236,3 +238,36 @@ export const markReceived = async (deps: Deps, integration: IngestIntegration, a
   const last = integration.last_received_at?.getTime() ?? 0;
   if (at.getTime() - last >= 60_000) await repo.touchReceived(deps.db, integration.id, at);
 };
+
+/** An integration taken for a poll: which one, and where its window starts. */
+export type DuePoll = Pick<repo.IntegrationRow, 'id' | 'organization_id' | 'platform' | 'poll_cursor'>;
+
+/**
+ * Takes up to `limit` active integrations of `platforms` that have an agent and were not polled
+ * for `intervalMs` (nor in `exclude`: still being polled here), marking them polled now; several
+ * instances may call this at once, and each integration goes to one of them.
+ */
+export const claimDuePolls = async (
+  deps: Deps,
+  platforms: readonly string[],
+  intervalMs: number,
+  limit: number,
+  exclude: readonly string[] = [],
+): Promise<DuePoll[]> => {
+  const now = deps.now();
+  const dueBefore = new Date(now.getTime() - intervalMs);
+  const rows = await repo.claimDuePolls(deps.db, platforms, now, dueBefore, limit, exclude);
+  return rows.map(({ id, organization_id, platform, poll_cursor }) => ({
+    id,
+    organization_id,
+    platform,
+    poll_cursor,
+  }));
+};
+
+/** Records how a poll ended: `error` null after a success, which also moves the next window's start to `cursor`. */
+export const recordPoll = (
+  deps: Deps,
+  id: string,
+  outcome: { error: repo.IntegrationRow['last_poll_error']; cursor?: Date },
+) => repo.recordPoll(deps.db, id, outcome);

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { notFound } from '../../errors.js';
 import { createAddressPolicy } from '../../net/address-policy.js';
-import { safeFetch } from '../../net/safe-fetch.js';
+import { type SafeFetchResult, safeFetch } from '../../net/safe-fetch.js';
 import * as repo from './repo.js';
 import { openSecret } from './service.js';
 
@@ -78,12 +78,26 @@ export const testIntegration = async (
     await repo.updateIntegration(deps.db, ctx.organizationId, id, { last_tested_at: now });
     return { ok: true, latency_ms: latency, error: null, tested_at: now.toISOString() };
   }
+  return {
+    ok: false,
+    latency_ms: latency,
+    error: apiFailure(row.platform, answer),
+    tested_at: now.toISOString(),
+  };
+};
+
+/**
+ * Why a call to a platform's API failed: 401 and 403 are `unauthorized`, any other answer than 2xx
+ * is `platform_error`, no answer is `unreachable`.
+ */
+export const apiFailure = (
+  platform: string,
+  answer: Extract<SafeFetchResult, { ok: false }>,
+): { code: 'unauthorized' | 'platform_error' | 'unreachable'; message: string } => {
   const status = answer.status ?? 0;
-  const error: Failure =
-    status === 401 || status === 403
-      ? { code: 'unauthorized', message: `${row.platform} refused the credentials (${status}).` }
-      : answer.code === 'http_error'
-        ? { code: 'platform_error', message: `${row.platform} answered ${status}.` }
-        : { code: 'unreachable', message: answer.message };
-  return { ok: false, latency_ms: latency, error, tested_at: now.toISOString() };
+  if (status === 401 || status === 403)
+    return { code: 'unauthorized', message: `${platform} refused the credentials (${status}).` };
+  return answer.code === 'http_error'
+    ? { code: 'platform_error', message: `${platform} answered ${status}.` }
+    : { code: 'unreachable', message: answer.message };
 };

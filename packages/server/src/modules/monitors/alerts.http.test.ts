@@ -111,6 +111,17 @@ describe('sampling', () => {
       expect(row.results[0]).toMatchObject({ value: null, rationale: /^Not sampled/ });
     const read = await h.request('GET', `/api/v1/monitors/${monitor.id}`, { headers });
     expect(read.body).toMatchObject({ calls_seen: 100, calls_sampled: 30 });
+    // the API says the same: the calls newest first, the judged ones by filter
+    const listed = await h.request('GET', `/api/v1/monitors/${monitor.id}/calls?page_size=100`, { headers });
+    expect(listed.body.items.map((c: { seq: number }) => c.seq)).toEqual(calls.map((c) => c.seq).reverse());
+    const judgedOnly = await h.request('GET', `/api/v1/monitors/${monitor.id}/calls?sampled=true`, {
+      headers,
+    });
+    expect(judgedOnly.body.total).toBe(30);
+    const failedOnly = await h.request('GET', `/api/v1/monitors/${monitor.id}/calls?outcome=failed`, {
+      headers,
+    });
+    expect(failedOnly.body.total).toBe(0);
     // the monitor's evaluation stays open for the calls still to come
     const evaluation = await h.request('GET', `/api/v1/evaluations/${monitor.evaluation_id}`, { headers });
     expect(evaluation.body).toMatchObject({ status: 'running', total_rows: 100 });

@@ -85,6 +85,28 @@ export const updateMonitor = async (
   return updated as MonitorRow;
 };
 
+/** A `monitor_calls` row. */
+export type MonitorCallRow = {
+  monitor_id: string;
+  production_call_id: string;
+  call_import_row_id: string;
+  seq: number;
+  sampled: boolean;
+  state: 'waiting' | 'scoring' | 'done';
+  evaluation_row_id: string | null;
+  outcome: 'passed' | 'failed' | 'not_sampled' | 'error' | null;
+  failures: string[];
+  arrived_at: Date;
+  scored_at: Date | null;
+};
+
+export const callsQuery = (db: Knex, monitorId: string, filters: { outcome?: string; sampled?: boolean }) => {
+  const base = db('monitor_calls').where('monitor_id', monitorId);
+  if (filters.outcome) base.where('outcome', filters.outcome);
+  if (filters.sampled !== undefined) base.where('sampled', filters.sampled);
+  return base;
+};
+
 export const alertsQuery = (db: Knex, monitorId: string) =>
   db('monitor_alerts').where('monitor_id', monitorId);
 

@@ -29,6 +29,10 @@ export const monitorRoutes = (deps: Deps) =>
       await service.deleteMonitor(deps, contextOf(req), params.monitor_id);
       return { status: 204, body: undefined };
     },
+    calls: async ({ params, query, req }) => ({
+      status: 200,
+      body: await service.listMonitorCalls(deps, contextOf(req), params.monitor_id, query),
+    }),
     alerts: async ({ params, query, req }) => ({
       status: 200,
       body: await service.listAlerts(deps, contextOf(req), params.monitor_id, query),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type {
   Monitor,
   MonitorAlert,
+  MonitorCall,
   MonitorCreateBodySchema,
   MonitorRule,
   MonitorRuleBody,
@@ -11,7 +12,7 @@ import type {
 import type { z } from 'zod';
 import { actorLabel, type RequestContext } from '../../context.js';
 import { paginate } from '../../db/paginate.js';
-import { iso } from '../../db/rows.js';
+import { iso, isoOrNull } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
 import { createAddressPolicy } from '../../net/address-policy.js';
@@ -169,6 +170,33 @@ export const deleteMonitor = async (deps: Deps, ctx: RequestContext, id: string)
   await deps.db.transaction(async (trx) => {
     await releaseContinuousEvaluation(trx, current.evaluation_id);
     await trx('monitors').where({ id }).delete();
+  });
+};
+
+export const toMonitorCall = (row: repo.MonitorCallRow): MonitorCall => ({
+  production_call_id: row.production_call_id,
+  call_import_row_id: row.call_import_row_id,
+  seq: row.seq,
+  sampled: row.sampled,
+  state: row.state,
+  outcome: row.outcome,
+  failures: row.failures,
+  evaluation_row_id: row.evaluation_row_id,
+  arrived_at: iso(row.arrived_at),
+  scored_at: isoOrNull(row.scored_at),
+});
+
+/** The calls a monitor saw, newest (highest number) first. */
+export const listMonitorCalls = async (
+  deps: Deps,
+  ctx: RequestContext,
+  id: string,
+  query: PageQuery & { outcome?: string; sampled?: boolean },
+) => {
+  await load(deps, ctx, id);
+  return paginate(repo.callsQuery(deps.db, id, query), query, toMonitorCall, {
+    createdAt: 'seq',
+    id: 'production_call_id',
   });
 };
 

@@ -110,3 +110,18 @@ export const callsQuery = (db: Knex, scope: Scope, filters: CallFilters) => {
   if (filters.received_before) base.where('created_at', '<', new Date(filters.received_before));
   return base;
 };
+
+/** Which of `externalIds` already landed for the organization and provider (one query). */
+export const knownExternalIds = async (
+  db: Knex,
+  organizationId: string,
+  provider: string,
+  externalIds: readonly string[],
+): Promise<Set<string>> => {
+  if (externalIds.length === 0) return new Set();
+  const rows = await db('production_calls')
+    .where({ organization_id: organizationId, provider })
+    .whereIn('external_call_id', externalIds as string[])
+    .select('external_call_id');
+  return new Set(rows.map((row: { external_call_id: string }) => row.external_call_id));
+};

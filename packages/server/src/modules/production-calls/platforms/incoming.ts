@@ -63,6 +63,37 @@ export type Platform = {
   parse(body: Record<string, unknown>): IncomingCall | Ignored;
 };
 
+/** The event name a call landed by reconciliation carries (the platform sent none). */
+export const POLLED_EVENT = 'polled';
+
+/** One request for a page of a platform's calls. */
+export type ListRequest = {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+};
+
+/**
+ * A page of a platform's recent calls: the finished ones as the same `IncomingCall` its webhook
+ * gives (event `polled`), the start of the earliest call still under way (the next poll starts
+ * there), and the request for the next page, if any.
+ */
+export type ListedPage = { calls: IncomingCall[]; unfinishedSince: Date | null; next: ListRequest | null };
+
+/** How a platform's recent calls are listed: the first page's request (or what the integration lacks), then each page. */
+export type CallList = {
+  first(apiUrl: string, secrets: IngestSecrets, from: Date): ListRequest | { missing: string };
+  page(body: unknown, request: ListRequest, apiUrl: string): ListedPage;
+};
+
+/** Calls listed per page. */
+export const LIST_PAGE_SIZE = 100;
+
+/** The earlier of two dates, either of which may be unknown. */
+export const earliest = (a: Date | null, b: Date | null): Date | null =>
+  a === null ? b : b === null ? a : a.getTime() <= b.getTime() ? a : b;
+
 // ---- small readers for untrusted JSON ----
 
 export const obj = (value: unknown): Record<string, unknown> =>

@@ -1,7 +1,21 @@
 import type { TranscriptTurn } from '@voice-eval/contract';
 import { equalText } from '../../../crypto/equal-text.js';
 import { fresh, hmac } from './hmac.js';
-import { dateOf, flat, type Ignored, type IncomingCall, num, obj, type Platform, str } from './incoming.js';
+import {
+  type CallList,
+  dateOf,
+  earliest,
+  flat,
+  type Ignored,
+  type IncomingCall,
+  LIST_PAGE_SIZE,
+  type ListedPage,
+  num,
+  obj,
+  type Platform,
+  POLLED_EVENT,
+  str,
+} from './incoming.js';
 
 /** Retell's window for `X-Retell-Signature`'s timestamp. */
 export const RETELL_TOLERANCE_MS = 5 * 60_000;
@@ -77,3 +91,47 @@ const parse = (body: Record<string, unknown>): IncomingCall | Ignored => {
 };
 
 export const retell: Platform = { verify, parse };
+
+/** Retell's call statuses after which nothing more happens to the call. */
+const FINISHED = new Set(['ended', 'not_connected', 'error']);
+
+/**
+ * Retell's `POST /v3/list-calls` with the API key, newest first, started since the window's start;
+ * each item is the `call` object its webhook carries. Finished calls land; the others hold the
+ * next poll's start back. A full page continues after its last call (`pagination_key`).
+ */
+export const retellCalls: CallList = {
+  first: (apiUrl, secrets, from) => ({
+    method: 'POST',
+    url: `${apiUrl}/v3/list-calls`,
+    headers: { authorization: `Bearer ${secrets.secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      filter_criteria: { start_timestamp: { lower_threshold: from.getTime() } },
+      sort_order: 'descending',
+      limit: LIST_PAGE_SIZE,
+    }),
+  }),
+  page: (body, request) => {
+    // an array of calls, or an object holding them (and its own pagination key)
+    const listed = obj(body);
+    const raw = Array.isArray(body) ? body : Array.isArray(listed.calls) ? listed.calls : [];
+    const items = raw.map(obj);
+    const page: ListedPage = { calls: [], unfinishedSince: null, next: null };
+    for (const call of items) {
+      if (!FINISHED.has(str(call.call_status) ?? '')) {
+        page.unfinishedSince = earliest(page.unfinishedSince, dateOf(call.start_timestamp));
+        continue;
+      }
+      const parsed = parse({ event: 'call_ended', call });
+      if (!('ignored' in parsed)) page.calls.push({ ...parsed, event: POLLED_EVENT });
+    }
+    const key =
+      str(listed.pagination_key) ?? (items.length >= LIST_PAGE_SIZE ? str(items.at(-1)?.call_id) : null);
+    if (key && items.length > 0)
+      page.next = {
+        ...request,
+        body: JSON.stringify({ ...obj(JSON.parse(request.body!)), pagination_key: key }),
+      };
+    return page;
+  },
+};

@@ -1,6 +1,20 @@
 import { equalText } from '../../../crypto/equal-text.js';
 import { hmac } from './hmac.js';
-import { dateOf, flat, type Ignored, type IncomingCall, msOf, type Platform, str } from './incoming.js';
+import {
+  type CallList,
+  dateOf,
+  earliest,
+  flat,
+  type Ignored,
+  type IncomingCall,
+  LIST_PAGE_SIZE,
+  type ListedPage,
+  msOf,
+  obj,
+  type Platform,
+  POLLED_EVENT,
+  str,
+} from './incoming.js';
 
 /**
  * Twilio's signature of a form-encoded request: base64 HMAC-SHA1, keyed with the account's auth
@@ -82,3 +96,59 @@ const parse = (body: Record<string, unknown>): IncomingCall | Ignored => {
 };
 
 export const twilio: Platform = { verify, parse };
+
+/** Recording statuses of a recording not yet done: it may still become `completed`. */
+const UNDER_WAY = new Set(['in-progress', 'paused', 'stopped', 'processing']);
+
+/** A recording of Twilio's Recordings list as the status callback that would have announced it. */
+const callbackOf = (recording: Record<string, unknown>, apiUrl: string) => ({
+  AccountSid: recording.account_sid,
+  CallSid: recording.call_sid,
+  RecordingSid: recording.sid,
+  // the media URL is the resource's URI without its `.json`, on the API's origin
+  RecordingUrl: str(recording.uri) ? `${apiUrl}${str(recording.uri)!.replace(/\.json$/, '')}` : null,
+  RecordingStatus: recording.status,
+  RecordingDuration: recording.duration,
+  RecordingChannels: recording.channels === undefined ? undefined : String(recording.channels),
+  RecordingSource: recording.source,
+  RecordingStartTime: recording.start_time,
+});
+
+/**
+ * The account's recordings (`GET /2010-04-01/Accounts/{sid}/Recordings.json`, Basic
+ * `AccountSid:AuthToken`) created since the window's start, newest first: each completed one is
+ * the call its status callback would have landed; those still recording or processing hold the
+ * next poll's start back. Pages follow `next_page_uri`.
+ */
+export const twilioRecordings: CallList = {
+  first: (apiUrl, secrets, from) => {
+    const sid = secrets.public_key;
+    if (!sid) return { missing: 'The Twilio integration has no Account SID (its public_key).' };
+    // `DateCreated>=` as Twilio spells it, in whole seconds as its helper libraries send it
+    const query = new URLSearchParams({
+      'DateCreated>': from.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      PageSize: String(LIST_PAGE_SIZE),
+    });
+    return {
+      method: 'GET',
+      url: `${apiUrl}/2010-04-01/Accounts/${encodeURIComponent(sid)}/Recordings.json?${query}`,
+      headers: { authorization: `Basic ${Buffer.from(`${sid}:${secrets.secret}`).toString('base64')}` },
+    };
+  },
+  page: (body, request, apiUrl) => {
+    const listed = obj(body);
+    const items = Array.isArray(listed.recordings) ? listed.recordings.map(obj) : [];
+    const page: ListedPage = { calls: [], unfinishedSince: null, next: null };
+    for (const recording of items) {
+      if (UNDER_WAY.has(str(recording.status) ?? '')) {
+        page.unfinishedSince = earliest(page.unfinishedSince, dateOf(str(recording.date_created)));
+        continue;
+      }
+      const parsed = parse(callbackOf(recording, apiUrl));
+      if (!('ignored' in parsed)) page.calls.push({ ...parsed, event: POLLED_EVENT });
+    }
+    const next = str(listed.next_page_uri);
+    if (next && items.length > 0) page.next = { ...request, url: `${apiUrl}${next}` };
+    return page;
+  },
+};

@@ -1,7 +1,21 @@
 import type { TranscriptTurn } from '@voice-eval/contract';
 import { equalText } from '../../../crypto/equal-text.js';
 import { fresh, hmac } from './hmac.js';
-import { dateOf, flat, type Ignored, type IncomingCall, num, obj, type Platform, str } from './incoming.js';
+import {
+  type CallList,
+  dateOf,
+  earliest,
+  flat,
+  type Ignored,
+  type IncomingCall,
+  LIST_PAGE_SIZE,
+  type ListedPage,
+  num,
+  obj,
+  type Platform,
+  POLLED_EVENT,
+  str,
+} from './incoming.js';
 
 /** Vapi's HMAC timestamp is not bounded in its docs; we accept five minutes either way. */
 export const VAPI_TOLERANCE_MS = 5 * 60_000;
@@ -103,3 +117,52 @@ const parse = (body: Record<string, unknown>): IncomingCall | Ignored => {
 };
 
 export const vapi: Platform = { verify, parse };
+
+/**
+ * A call of Vapi's `GET /call` as the end-of-call report that would have carried it: the report
+ * repeats the call's artifact, analysis, times and end reason at message level.
+ */
+const reportOf = (call: Record<string, unknown>) => ({
+  message: {
+    type: 'end-of-call-report',
+    call,
+    artifact: call.artifact,
+    analysis: call.analysis,
+    startedAt: call.startedAt,
+    endedAt: call.endedAt,
+    endedReason: call.endedReason,
+    cost: call.cost,
+  },
+});
+
+/**
+ * Vapi's `GET /call` with the private key, newest first, created since the window's start; the next
+ * page is the calls created before the oldest of a full page. Ended calls land; the others hold
+ * the next poll's start back.
+ */
+export const vapiCalls: CallList = {
+  first: (apiUrl, secrets, from) => ({
+    method: 'GET',
+    url: `${apiUrl}/call?${new URLSearchParams({ limit: String(LIST_PAGE_SIZE), createdAtGe: from.toISOString() })}`,
+    headers: { authorization: `Bearer ${secrets.secret}` },
+  }),
+  page: (body, request) => {
+    const items = Array.isArray(body) ? body.map(obj) : [];
+    const page: ListedPage = { calls: [], unfinishedSince: null, next: null };
+    for (const call of items) {
+      if (str(call.status) !== 'ended') {
+        page.unfinishedSince = earliest(page.unfinishedSince, dateOf(call.createdAt));
+        continue;
+      }
+      const parsed = parse(reportOf(call));
+      if (!('ignored' in parsed)) page.calls.push({ ...parsed, event: POLLED_EVENT });
+    }
+    const oldest = dateOf(items.at(-1)?.createdAt);
+    if (items.length >= LIST_PAGE_SIZE && oldest) {
+      const url = new URL(request.url);
+      url.searchParams.set('createdAtLt', oldest.toISOString());
+      page.next = { ...request, url: url.toString() };
+    }
+    return page;
+  },
+};
