@@ -42,6 +42,7 @@ const realTimeOnce = ['src/testing/voice-agent.test.ts', 'src/commands/demo.test
 const browserRealTime = [
   'test/console/console.chromium.test.ts',
   'test/console/console-settings.chromium.test.ts',
+  'test/console/console-monitors.chromium.test.ts',
 ];
 const serverFiles = databaseTestFiles(fileURLToPath(new URL('./packages/server', import.meta.url)));
 const notRealTime = (file: string) =>

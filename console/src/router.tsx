@@ -12,6 +12,7 @@ import { RunsPage } from './pages/runs.tsx';
 import { agentsRoutes } from './routes/agents.tsx';
 import { importsRoutes } from './routes/imports.tsx';
 import { metricsRoutes } from './routes/metrics.tsx';
+import { productionRoutes } from './routes/production.tsx';
 import { appRoute, optional, page, type RouterContext, rootRoute, uuid } from './routes/root.tsx';
 import { settingsRoutes } from './routes/settings.tsx';
 import { suitesRoutes } from './routes/suites.tsx';
@@ -105,6 +106,7 @@ const routeTree = rootRoute.addChildren([
     clustersRoute,
     ...suitesRoutes,
     ...importsRoutes,
+    ...productionRoutes,
     ...metricsRoutes,
     ...agentsRoutes,
     ...settingsRoutes,

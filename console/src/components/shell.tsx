@@ -10,6 +10,8 @@ const SECTIONS = [
   { to: '/imports', label: 'Imports' },
   { to: '/evaluations', label: 'Evaluations' },
   { to: '/clusters', label: 'Failure clusters' },
+  { to: '/production-calls', label: 'Production calls' },
+  { to: '/monitors', label: 'Monitors' },
   { to: '/metrics', label: 'Metrics' },
   { to: '/agents', label: 'Agents' },
   { to: '/settings', label: 'Settings' },

@@ -14,6 +14,7 @@ const EVENTS: Record<EventType, string> = {
   'evaluation.failed': 'an evaluation failed',
   'call_import.transcription.completed': 'an import’s transcriptions all finished',
   'metric_clusters.completed': 'a failure-cluster report is ready',
+  'monitor.alert.fired': 'a monitor’s rule fired on production calls',
 };
 
 /** A new endpoint: its URL, a description and the events it receives; the answer carries its secret. */
