@@ -138,7 +138,7 @@ export const scoreRow = async (
     for (const metric of judged) measured.set(metric.id, notSampled(metric));
   }
   const scored =
-    judged.length === 0 || !context.sampled
+    !context.sampled || (judged.length === 0 && measured.size > 0)
       ? { ok: true as const, results: [], discovered: [] }
       : await judgeRow(deps, context, judged, signal, recordsOf);
   if (!scored.ok) return scored;
