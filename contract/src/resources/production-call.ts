@@ -83,6 +83,9 @@ export const ProductionTurnSchema = z.object({
   end_ms: z.number().int().min(0).optional(),
 });
 
+/** The longest call a submit describes: 24 hours. */
+const MAX_CALL_MS = 86_400_000;
+
 /** How `transcript` is written: our turns, or a platform's own transcript JSON as its webhook carries it. */
 export const TRANSCRIPT_FORMATS = ['voice-eval', 'vapi', 'retell', 'elevenlabs'] as const;
 
@@ -105,7 +108,7 @@ export const ProductionCallSubmitBodySchema = z
     integration_id: Uuid.optional(),
     started_at: Timestamp.optional(),
     ended_at: Timestamp.optional(),
-    duration_ms: z.number().int().min(0).max(86_400_000).optional(),
+    duration_ms: z.number().int().min(0).max(MAX_CALL_MS).optional(),
     end_reason: z.string().trim().min(1).max(200).optional(),
     recording: z
       .object({
@@ -137,6 +140,13 @@ export const ProductionCallSubmitBodySchema = z
   .superRefine((body, ctx) => {
     if (body.started_at && body.ended_at && Date.parse(body.ended_at) < Date.parse(body.started_at)) {
       ctx.addIssue({ code: 'custom', path: ['ended_at'], message: 'Must not be before started_at' });
+    }
+    if (
+      body.started_at &&
+      body.ended_at &&
+      Date.parse(body.ended_at) - Date.parse(body.started_at) > MAX_CALL_MS
+    ) {
+      ctx.addIssue({ code: 'custom', path: ['ended_at'], message: 'A call lasts at most 24 hours' });
     }
     if (body.transcript_format === 'voice-eval' && body.transcript !== undefined) {
       const turns = z.array(ProductionTurnSchema).max(5000).safeParse(body.transcript);

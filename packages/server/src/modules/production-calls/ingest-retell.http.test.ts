@@ -179,3 +179,20 @@ describe('Retell', () => {
     expect(await callsOf('call_retell_started')).toHaveLength(0);
   });
 });
+
+describe('Retell, a duration out of range', () => {
+  it('lands a call whose duration does not fit, without the duration', async () => {
+    const other = await makeAgent(h, h);
+    const integration = await connectPlatform(h, h, 'retell', other.id, 'key_retell_long_call');
+    const recording = platforms.publicRecording('retell-long.wav', stereoWav(100, -100));
+    const event = retellEvent('call_ended', 'call_retell_long', recording);
+    const body = JSON.stringify({ ...event, call: { ...event.call, duration_ms: 4_900_000_000 } });
+    const sent = await deliver(integration.ingest_url!, body, {
+      ...json,
+      'x-retell-signature': retellSignature(body, 'key_retell_long_call'),
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const [stored] = await callsOf('call_retell_long');
+    expect(await getCall(stored.id)).toMatchObject({ duration_ms: null, turn_count: 2 });
+  });
+});

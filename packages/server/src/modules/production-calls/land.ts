@@ -57,6 +57,13 @@ const storeInlineAudio = async (
   return { key, channels: sniffed.format === 'wav' ? wavChannelCount(audio) : null };
 };
 
+/** The largest duration the column holds (int4); a platform's larger or broken value is dropped. */
+const MAX_STORED_MS = 2_147_483_647;
+
+/** A platform's duration as stored: whole milliseconds, or null when it is negative, absurd or absent. */
+const storableDuration = (ms: number | null) =>
+  ms !== null && Number.isFinite(ms) && ms >= 0 && ms <= MAX_STORED_MS ? Math.round(ms) : null;
+
 const parametersOf = (provider: string, call: IncomingCall) => ({
   conversation_id: call.external_call_id,
   provider,
@@ -95,7 +102,7 @@ const mergeInto = async (
     events: [...existing.events, call.event],
     started_at: existing.started_at ?? call.started_at,
     ended_at: existing.ended_at ?? call.ended_at,
-    duration_ms: existing.duration_ms ?? call.duration_ms,
+    duration_ms: existing.duration_ms ?? storableDuration(call.duration_ms),
     end_reason: existing.end_reason ?? call.end_reason,
     metadata: merged(existing.metadata, call.metadata),
   };
@@ -177,7 +184,7 @@ const land = (deps: Deps, landing: Landing, target: ProductionImport, audio: Sto
       call_import_row_id: rowId,
       started_at: call.started_at,
       ended_at: call.ended_at,
-      duration_ms: call.duration_ms,
+      duration_ms: storableDuration(call.duration_ms),
       end_reason: call.end_reason,
       turn_count: turns?.length ?? 0,
       events: [call.event],

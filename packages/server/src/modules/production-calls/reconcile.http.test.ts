@@ -190,10 +190,11 @@ describe('reconciliation: Retell', () => {
   it('does not poll an integration without an agent, nor an inactive one', async () => {
     const key = 'key_retell_poll_idle';
     const agentless = await connectPlatform(h, h, 'retell', null, key);
-    const inactive = await connectPlatform(h, h, 'retell', agentId, key);
+    // made without an agent (never due), then given one as it is paused: no moment when it is due
+    const inactive = await connectPlatform(h, h, 'retell', null, key);
     const paused = await h.request('PATCH', `/api/v1/integrations/${inactive.id}`, {
       headers: await h.as('ADMIN'),
-      body: { is_active: false },
+      body: { is_active: false, agent_id: agentId },
     });
     expect(paused.status).toBe(200);
     // listed once the integration is inactive: any poll that lists it from now would land it

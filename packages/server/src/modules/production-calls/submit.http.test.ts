@@ -189,6 +189,11 @@ describe('POST /production-calls', () => {
         { external_call_id: 'x', started_at: '2026-11-01T10:00:00Z', ended_at: '2026-11-01T09:00:00Z' },
         'body.ended_at',
       ],
+      // 57 days: more than a call lasts, and more milliseconds than the column holds (found by the fuzzer)
+      [
+        { external_call_id: 'x', started_at: '2026-03-13T18:00:00Z', ended_at: '2026-05-09T08:00:00Z' },
+        'body.ended_at',
+      ],
       [{ external_call_id: 'x', transcript: [{ role: 'narrator', text: 'hm' }] }, 'body.transcript.0.role'],
       [{ external_call_id: 'x', transcript: 'Agent: hi' }, 'body.transcript'],
       [{ external_call_id: 'x', recording: { url: 'ftp://example.test/a.wav' } }, 'body.recording.url'],
