@@ -5,6 +5,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVoiceEvalServer } from '@voice-eval/server';
 import { encodeWav } from '@voice-eval/server/bench-internals';
+import { startJudgeDouble } from '@voice-eval/server/testing';
 import express from 'express';
 import pino from 'pino';
 import { json, type Load, measure, median, type Throughput } from './measure.js';
@@ -86,6 +87,8 @@ type Servers = { floor: Load; ours: Load; oursWithRecording: Load };
  */
 export const ingestBench = async ({ seconds = 5, runs = 3, connections = 10 } = {}) => {
   const databaseUrl = process.env.BENCH_DATABASE_URL;
+  // the judge of the monitor's round: answers at once, so its cost is ours, not a wait
+  const judge = await startJudgeDouble();
   const logger = pino({ level: 'info' }, pino.destination('/dev/null'));
   const ve = createVoiceEvalServer({
     nodeEnv: 'production',
@@ -97,7 +100,7 @@ export const ingestBench = async ({ seconds = 5, runs = 3, connections = 10 } = 
     // reconciliation polls the integration's platform: keep it on a closed loopback port
     retellApiUrl: 'http://127.0.0.1:9',
     logger,
-    env: {},
+    env: { VOICE_EVAL_LLM_BASE_URL: judge.url, VOICE_EVAL_LLM_MODEL: 'judge-model' },
   });
   const { url } = await ve.listen(0);
   // a 10 s stereo 8 kHz call (320 KB), served from this process
@@ -177,6 +180,18 @@ export const ingestBench = async ({ seconds = 5, runs = 3, connections = 10 } = 
     const sustainedRate = Math.max(1, Math.round(of((r) => r.oursWithRecording.requestsPerSecond) / 2));
     const sustained = await measure({ ...servers.oursWithRecording, rate: sustainedRate });
     await drain();
+    // the agent monitored: each call numbered in its landing transaction, one in ten judged
+    const metric = await json(`${url}/api/v1/metrics`, {
+      method: 'POST',
+      headers: bearer,
+      body: JSON.stringify({ name: 'Bench resolved', metric_type: 'boolean' }),
+    });
+    await json(`${url}/api/v1/monitors`, {
+      method: 'POST',
+      headers: bearer,
+      body: JSON.stringify({ agent_id: agent.id, name: 'Bench', metric_ids: [metric.id], sample_rate: 0.1 }),
+    });
+    const monitored = await measure(servers.ours);
     const stored = Number(
       (await ve.deps.db('production_calls').where({ recording_status: 'stored' }).count({ n: '*' }).first())
         ?.n ?? 0,
@@ -199,12 +214,14 @@ export const ingestBench = async ({ seconds = 5, runs = 3, connections = 10 } = 
       sustainedRate,
       sustainedAccepted: sustained.requestsPerSecond,
       sustainedP99: sustained.p99Ms,
+      monitored: monitored.requestsPerSecond,
+      monitoredP99: monitored.p99Ms,
       oursCpuUs: of((r) => r.ours.serverCpuUs),
       floorCpuUs: of((r) => r.floor.serverCpuUs),
       stored,
       failures: all.reduce(
         (sum, r) => sum + [r.floor, r.ours, r.oursWithRecording].reduce((n, t) => n + t.non2xx + t.errors, 0),
-        sustained.non2xx + sustained.errors,
+        sustained.non2xx + sustained.errors + monitored.non2xx + monitored.errors,
       ),
       load1: loadavg()[0]!,
     };
@@ -212,5 +229,6 @@ export const ingestBench = async ({ seconds = 5, runs = 3, connections = 10 } = 
     floor.close();
     files.close();
     await ve.close();
+    await judge.close();
   }
 };

@@ -56,6 +56,8 @@ const BENCHES: Bench[] = [
           `${fmt(r.floorP99!)} ms; failed requests ${r.failures}`,
         `  p99 acknowledgement at a sustained ${fmt(r.sustainedRate!)} calls/s with recordings (half the rate above): ` +
           `${fmt(r.sustainedP99!)} ms, ${fmt(r.sustainedAccepted!)} calls/s accepted (target < 250 ms; Retell waits 10 s, Vapi 20 s)`,
+        `  with a monitor on the agent (each call numbered as it lands, one in ten judged): ${fmt(r.monitored!)} calls/s ` +
+          `(${fmt(r.monitored! / r.ours!, 3)} of ours without), p99 ${fmt(r.monitoredP99!)} ms`,
       ].join('\n'),
   },
   {
