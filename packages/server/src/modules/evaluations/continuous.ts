@@ -5,6 +5,7 @@ import { enrolTenants } from '../../dispatch/repo.js';
 import { resolveActiveMetrics } from '../metrics/service.js';
 import { chooseJudge, freezeMetrics } from './create.js';
 import { type EvaluationWrite, insertEvaluation } from './repo.js';
+import type { MetricSnapshot } from './results.js';
 
 export type { EvaluationWrite } from './repo.js';
 export { HAS_TRANSCRIPT } from './repo.js';
@@ -90,6 +91,14 @@ export const addContinuousRows = async (
 export const continuousEvaluationOpen = async (db: Knex, evaluationId: string | null): Promise<boolean> =>
   evaluationId !== null &&
   (await db('evaluations').where({ id: evaluationId, status: 'running' }).first('id')) !== undefined;
+
+/** Whether a continuous evaluation has metrics scored without the judge (voice measures). */
+export const scoresWithoutJudge = async (db: Knex, evaluationId: string): Promise<boolean> => {
+  const row: { metrics: MetricSnapshot[] } | undefined = await db('evaluations')
+    .where({ id: evaluationId })
+    .first('metrics');
+  return (row?.metrics ?? []).some((metric) => Boolean(metric.voice_measure));
+};
 
 /** Lets go of a continuous evaluation: it settles once its rows are done. */
 export const releaseContinuousEvaluation = (trx: Knex, evaluationId: string | null) =>

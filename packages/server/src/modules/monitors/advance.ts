@@ -1,7 +1,12 @@
 import type { MonitorRule } from '@voice-eval/contract';
 import type { Knex } from 'knex';
 import type { Deps } from '../../deps.js';
-import { addContinuousRows, type ContinuousRow, HAS_TRANSCRIPT } from '../evaluations/continuous.js';
+import {
+  addContinuousRows,
+  type ContinuousRow,
+  HAS_TRANSCRIPT,
+  scoresWithoutJudge,
+} from '../evaluations/continuous.js';
 import { emitEvents } from '../webhook-endpoints/service.js';
 import * as repo from './repo.js';
 import {
@@ -27,6 +32,18 @@ const READY = `(${HAS_TRANSCRIPT}
 
 /** Calls one pass queues, and calls whose outcome it records, at most (a full pass is followed by another). */
 const PASS_SIZE = 500;
+
+/**
+ * Settles at once the waiting calls the monitor does not judge when nothing else would score them
+ * (its metrics are all judged): `not_sampled`, with no evaluation row, and no wait for a
+ * transcript. Returns how many. A monitor with model-free metrics queues them like the others.
+ */
+const settleUnjudged = async (trx: Knex, monitor: repo.MonitorRow, now: Date): Promise<number> => {
+  if (!monitor.evaluation_id || (await scoresWithoutJudge(trx, monitor.evaluation_id))) return 0;
+  return trx('monitor_calls')
+    .where({ monitor_id: monitor.id, state: 'waiting', sampled: false })
+    .update({ state: 'done', outcome: 'not_sampled', scored_at: now });
+};
 
 /** Queues an evaluation row (sampled or not) for each waiting call that is ready; returns how many. */
 const queueReady = async (trx: Knex, monitor: repo.MonitorRow, now: Date): Promise<number> => {
@@ -306,7 +323,7 @@ export const advanceMonitor = async (deps: Deps, monitorId: string): Promise<Adv
     const monitor: repo.MonitorRow | undefined = await trx('monitors').where({ id: monitorId }).first();
     if (!monitor) return NOTHING;
     const now = deps.now();
-    const queued = await queueReady(trx, monitor, now);
+    const queued = (await settleUnjudged(trx, monitor, now)) + (await queueReady(trx, monitor, now));
     const names = new Map<string, string>();
     const scored = await recordOutcomes(trx, monitor.id, now, names);
     const raised = scored.length > 0 ? await raiseAlerts(trx, monitor, scored, names, now) : NOTHING;

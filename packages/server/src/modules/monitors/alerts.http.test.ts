@@ -70,7 +70,7 @@ const submitMany = (agentId: string, prefix: string, n: number, text = '') =>
 const judgedWith = (prefix: string) => judge.calls.filter((c) => c.tag?.startsWith(`${prefix}-`));
 
 describe('sampling', () => {
-  it('judges exactly 30 of 100 calls at 0.3, floor(n·0.3) of every prefix; the others get a placeholder', async () => {
+  it('judges exactly 30 of 100 calls at 0.3, floor(n·0.3) of every prefix; the others are not_sampled', async () => {
     const agent = await makeAgent(h, h);
     const monitor = await makeMonitor(h, headers, {
       agent_id: agent.id,
@@ -99,16 +99,12 @@ describe('sampling', () => {
     const asked = judge.calls.filter((c) => /^s\d-/.test(c.tag ?? ''));
     expect(asked).toHaveLength(30);
 
-    const rows: Array<{ sampled: boolean; results: Array<{ value: unknown; rationale: string | null }> }> =
-      await h
-        .db('evaluation_rows')
-        .where({ evaluation_id: monitor.evaluation_id })
-        .select('sampled', 'results');
-    expect(rows).toHaveLength(100);
-    const placeholders = rows.filter((r) => !r.sampled);
-    expect(placeholders).toHaveLength(70);
-    for (const row of placeholders)
-      expect(row.results[0]).toMatchObject({ value: null, rationale: /^Not sampled/ });
+    // with judged metrics only, a call not sampled has nothing to score: no evaluation row
+    const rows = await h
+      .db('evaluation_rows')
+      .where({ evaluation_id: monitor.evaluation_id })
+      .pluck('sampled');
+    expect(rows).toEqual(Array(30).fill(true));
     const read = await h.request('GET', `/api/v1/monitors/${monitor.id}`, { headers });
     expect(read.body).toMatchObject({ calls_seen: 100, calls_sampled: 30 });
     // the API says the same: the calls newest first, the judged ones by filter
@@ -124,7 +120,33 @@ describe('sampling', () => {
     expect(failedOnly.body.total).toBe(0);
     // the monitor's evaluation stays open for the calls still to come
     const evaluation = await h.request('GET', `/api/v1/evaluations/${monitor.evaluation_id}`, { headers });
-    expect(evaluation.body).toMatchObject({ status: 'running', total_rows: 100 });
+    expect(evaluation.body).toMatchObject({ status: 'running', total_rows: 30 });
+  });
+
+  it('scores the model-free metrics of a call not sampled, with a placeholder for the judged ones', async () => {
+    const agent = await makeAgent(h, h);
+    const voice = await makeMetric(h, headers, {
+      metric_type: 'number',
+      custom_config: { voice_measure: 'agent_latency_p95_ms', threshold: { operator: 'gt', value: 1200 } },
+    });
+    const monitor = await makeMonitor(h, headers, {
+      agent_id: agent.id,
+      name: 'Latency always',
+      metric_ids: [metricId, voice.id],
+      sample_rate: 0,
+    });
+    await submitCall(h, headers, agent.id, 'unjudged-1');
+    await monitorSettled(h, monitor.id, 1);
+    const [row] = await h.db('evaluation_rows').where({ evaluation_id: monitor.evaluation_id });
+    expect(row).toMatchObject({ sampled: false, status: 'completed', flagged: false });
+    expect(row.results).toMatchObject([
+      { metric_id: metricId, value: null, flagged: false, rationale: expect.stringMatching(/^Not sampled/) },
+      // a submitted call has no voice measures: null, which never fails
+      { metric_id: voice.id, value: null, flagged: false },
+    ]);
+    expect(judge.calls.filter((c) => c.tag === 'unjudged-1')).toHaveLength(0);
+    const [call] = await h.db('monitor_calls').where({ monitor_id: monitor.id });
+    expect(call.outcome).toBe('not_sampled');
   });
 
   it('always judges forced calls and calls that ended in an error; never skipped ones', async () => {
