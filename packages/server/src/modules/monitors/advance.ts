@@ -34,19 +34,26 @@ const READY = `(${HAS_TRANSCRIPT}
 const PASS_SIZE = 500;
 
 /**
- * Settles at once the waiting calls the monitor does not judge when nothing else would score them
- * (its metrics are all judged): `not_sampled`, with no evaluation row, and no wait for a
- * transcript. Returns how many. A monitor with model-free metrics queues them like the others.
+ * Settles at once the waiting calls the monitor does not judge: `not_sampled`, with no evaluation
+ * row and no wait for a transcript. Only for a monitor whose metrics all need the judge (nothing
+ * else would score them); one with model-free metrics queues them like the others. Returns how many.
  */
-const settleUnjudged = async (trx: Knex, monitor: repo.MonitorRow, now: Date): Promise<number> => {
-  if (!monitor.evaluation_id || (await scoresWithoutJudge(trx, monitor.evaluation_id))) return 0;
-  return trx('monitor_calls')
+const settleUnjudged = async (trx: Knex, monitor: repo.MonitorRow, now: Date): Promise<number> =>
+  trx('monitor_calls')
     .where({ monitor_id: monitor.id, state: 'waiting', sampled: false })
     .update({ state: 'done', outcome: 'not_sampled', scored_at: now });
-};
 
-/** Queues an evaluation row (sampled or not) for each waiting call that is ready; returns how many. */
-const queueReady = async (trx: Knex, monitor: repo.MonitorRow, now: Date): Promise<number> => {
+/**
+ * Queues an evaluation row for each waiting call that is ready: the judged ones, and the others too
+ * when the monitor has model-free metrics (`allCalls`). Returns how many. (A call not judged that
+ * lands while this pass runs is left waiting for the next pass when `allCalls` is false.)
+ */
+const queueReady = async (
+  trx: Knex,
+  monitor: repo.MonitorRow,
+  now: Date,
+  allCalls: boolean,
+): Promise<number> => {
   if (!monitor.evaluation_id) return 0;
   const ready: ContinuousRow[] = (
     await trx.raw(
@@ -54,10 +61,10 @@ const queueReady = async (trx: Knex, monitor: repo.MonitorRow, now: Date): Promi
          from monitor_calls c
          join call_import_rows cr on cr.id = c.call_import_row_id
          join production_calls pc on pc.id = c.production_call_id
-        where c.monitor_id = ? and c.state = 'waiting' and ${READY}
+        where c.monitor_id = ? and c.state = 'waiting' and (c.sampled or ?::boolean) and ${READY}
         order by c.seq
         limit ${PASS_SIZE}`,
-      [monitor.id],
+      [monitor.id, allCalls],
     )
   ).rows;
   const queued = await addContinuousRows(trx, monitor.evaluation_id, ready, now);
@@ -323,7 +330,10 @@ export const advanceMonitor = async (deps: Deps, monitorId: string): Promise<Adv
     const monitor: repo.MonitorRow | undefined = await trx('monitors').where({ id: monitorId }).first();
     if (!monitor) return NOTHING;
     const now = deps.now();
-    const queued = (await settleUnjudged(trx, monitor, now)) + (await queueReady(trx, monitor, now));
+    // a monitor whose metrics all need the judge has nothing to score a call it does not judge
+    const allCalls = monitor.evaluation_id !== null && (await scoresWithoutJudge(trx, monitor.evaluation_id));
+    const settled = allCalls ? 0 : await settleUnjudged(trx, monitor, now);
+    const queued = settled + (await queueReady(trx, monitor, now, allCalls));
     const names = new Map<string, string>();
     const scored = await recordOutcomes(trx, monitor.id, now, names);
     const raised = scored.length > 0 ? await raiseAlerts(trx, monitor, scored, names, now) : NOTHING;
