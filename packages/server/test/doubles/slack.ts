@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 export type SlackPost = { path: string; text: string };
 
 export type SlackDouble = {
-  /** `http://127.0.0.1:<port>`; any path is a webhook (`/services/T000/B000/XXX` in real life). */
+  /** `http://127.0.0.1:<port>`; any path is a webhook (Slack gives out `/services/<team>/<bot>/<token>`). */
   url: string;
   posts: SlackPost[];
   close(): Promise<void>;
