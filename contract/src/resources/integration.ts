@@ -57,6 +57,12 @@ export const IntegrationSchema = z.object({
    */
   last_poll_error: z.object({ code: z.string(), message: z.string(), at: Timestamp }).nullable(),
   /**
+   * Whether an API key is stored besides the secret (ElevenLabs only, whose webhook secret does not
+   * open its API): with it, voice-eval lists the conversations whose webhook never arrived and
+   * fetches recordings from ElevenLabs' audio API. Write-only, like the secret.
+   */
+  has_api_key: z.boolean(),
+  /**
    * Vapi only, and only in the answer that creates the integration or rotates the token: the token
    * Vapi must send back (`X-Vapi-Secret`, or `Authorization: Bearer`). It is stored hashed and never
    * shown again.
@@ -78,6 +84,11 @@ export const IntegrationCreateBodySchema = z.object({
   name: NAME,
   /** Write-only platform secret; stored encrypted and never returned. */
   secret_key: SECRET,
+  /**
+   * ElevenLabs only: an API key (`xi-api-key`) that may read conversations, besides the webhook's
+   * signing secret in `secret_key`. Write-only; stored encrypted and never returned.
+   */
+  api_key: SECRET.nullable().optional(),
   public_key: z.string().trim().min(1).max(4096).nullable().optional(),
   is_active: z.boolean().optional(),
   is_default: z.boolean().optional(),
@@ -92,6 +103,8 @@ export const IntegrationUpdateBodySchema = z
   .object({
     name: NAME,
     secret_key: SECRET,
+    /** ElevenLabs: replaces the API key; null removes it. */
+    api_key: SECRET.nullable(),
     public_key: z.string().trim().min(1).max(4096).nullable(),
     is_active: z.boolean(),
     is_default: z.boolean(),
@@ -118,7 +131,7 @@ export const INTEGRATION_TEST_ERROR_CODES = [
 
 /**
  * Result of testing an integration: one authenticated list call to the platform's API (Vapi's
- * calls, Retell's calls, Twilio's account). A failure is reported here, not as an HTTP error.
+ * calls, Retell's calls, Twilio's account, ElevenLabs' conversations with the API key). A failure is reported here, not as an HTTP error.
  */
 export const IntegrationTestResultSchema = z.object({
   ok: z.boolean(),

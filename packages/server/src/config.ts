@@ -212,6 +212,12 @@ export const ConfigSchema = z.object({
     .url()
     .transform((url) => url.replace(/\/+$/, ''))
     .default('https://api.retellai.com'),
+  /** ElevenLabs' API: conversations listed for reconciliation and their audio, with an integration's API key. @default https://api.elevenlabs.io */
+  elevenlabsApiUrl: z
+    .string()
+    .url()
+    .transform((url) => url.replace(/\/+$/, ''))
+    .default('https://api.elevenlabs.io'),
   /** Twilio's API: testing a Twilio integration reads the account, polling lists its recordings. @default https://api.twilio.com */
   twilioApiUrl: z
     .string()
@@ -284,6 +290,7 @@ const ENV_KEYS: Record<string, keyof ConfigInput> = {
   VOICE_EVAL_VAPI_API_URL: 'vapiApiUrl',
   VOICE_EVAL_RETELL_API_URL: 'retellApiUrl',
   VOICE_EVAL_TWILIO_API_URL: 'twilioApiUrl',
+  VOICE_EVAL_ELEVENLABS_API_URL: 'elevenlabsApiUrl',
   VOICE_EVAL_WEBHOOK_RETRY_BASE_MS: 'webhookRetryBaseMs',
   VOICE_EVAL_WEBHOOK_RETRY_MAX_DELAY_MS: 'webhookRetryMaxDelayMs',
   VOICE_EVAL_WEBHOOK_MAX_ATTEMPTS: 'webhookMaxAttempts',

@@ -66,6 +66,7 @@ export const createHarness = async (options: VoiceEvalServerOptions = {}): Promi
     vapiApiUrl: 'http://127.0.0.1:9',
     retellApiUrl: 'http://127.0.0.1:9',
     twilioApiUrl: 'http://127.0.0.1:9',
+    elevenlabsApiUrl: 'http://127.0.0.1:9',
     ...options,
   });
   const { url } = await server.listen(0);

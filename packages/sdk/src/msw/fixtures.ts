@@ -219,6 +219,7 @@ export const createFixtures = (seq: Sequence): Fixtures => {
       last_received_at: null,
       last_polled_at: null,
       last_poll_error: null,
+      has_api_key: false,
     })),
     agent: fixture(AgentSchema)((n) => ({
       ...scoped,

@@ -23,6 +23,7 @@ import * as m20261128000200 from './migrations/20261128000200_add_row_voice_meas
 import * as m20261129000100 from './migrations/20261129000100_create_production_calls.js';
 import * as m20261129000200 from './migrations/20261129000200_create_monitors.js';
 import * as m20261129000300 from './migrations/20261129000300_add_integration_polling.js';
+import * as m20261129000400 from './migrations/20261129000400_add_integration_api_key.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129000100_create_production_calls': m20261129000100,
   '20261129000200_create_monitors': m20261129000200,
   '20261129000300_add_integration_polling': m20261129000300,
+  '20261129000400_add_integration_api_key': m20261129000400,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -36,6 +36,7 @@ export const childEnv = (extra: Record<string, string | undefined>): NodeJS.Proc
     VOICE_EVAL_VAPI_API_URL: 'http://127.0.0.1:9',
     VOICE_EVAL_RETELL_API_URL: 'http://127.0.0.1:9',
     VOICE_EVAL_TWILIO_API_URL: 'http://127.0.0.1:9',
+    VOICE_EVAL_ELEVENLABS_API_URL: 'http://127.0.0.1:9',
     ...extra,
   };
   // an undefined value would reach the child as the string "undefined"

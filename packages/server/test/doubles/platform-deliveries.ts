@@ -130,8 +130,8 @@ export const retellEvent = (
   },
 });
 
-/** An ElevenLabs `post_call_transcription`. */
-export const elevenLabsTranscription = (conversationId: string) => ({
+/** An ElevenLabs `post_call_transcription`; `startedAt` moves the conversation. */
+export const elevenLabsTranscription = (conversationId: string, options: { startedAt?: Date } = {}) => ({
   type: 'post_call_transcription',
   event_timestamp: 1760520150,
   data: {
@@ -144,7 +144,7 @@ export const elevenLabsTranscription = (conversationId: string) => ({
       { role: 'user', message: 'I need to move my appointment.', time_in_call_secs: 3 },
     ],
     metadata: {
-      start_time_unix_secs: 1760520100,
+      start_time_unix_secs: options.startedAt ? Math.floor(options.startedAt.getTime() / 1000) : 1760520100,
       call_duration_secs: 42,
       termination_reason: 'end_call tool',
       cost: 120,

@@ -9,8 +9,9 @@ import type { AddressInfo } from 'node:net';
  * auth: Vapi's recording API (Bearer private key, then a 302 to a short-lived file URL), Twilio's
  * media URLs (Basic `AccountSid:AuthToken`, `.wav`, `RequestedChannels`), and Retell's public URLs,
  * which expire. Its list APIs (Vapi `GET /call`, Retell `POST /v3/list-calls`, Twilio
- * `Recordings.json`) answer the calls a test listed, filtered by the request's time window and
- * paged as the platform pages, behind the platform's auth.
+ * `Recordings.json`, ElevenLabs `GET /v1/convai/conversations` and each conversation with its audio)
+ * answer the calls a test listed, filtered by the request's time window and paged as the platform
+ * pages, behind the platform's auth.
  */
 export interface PlatformsDouble {
   /** `http://127.0.0.1:<port>`: Vapi's API base as well. Recordings' files are on another origin. */
@@ -27,10 +28,10 @@ export interface PlatformsDouble {
   held(name: string): number;
   /**
    * A credential the list APIs accept: Vapi `GET /call` and Retell `POST /v3/list-calls` (Bearer
-   * `key`), Twilio `GET /2010-04-01/Accounts/<sid>.json` and its `Recordings.json` (Basic
+   * `key`), ElevenLabs' conversations (`xi-api-key: key`), Twilio `GET /2010-04-01/Accounts/<sid>.json` and its `Recordings.json` (Basic
    * `sid:token`). They list what `listVapi`, `listRetell` and `listTwilio` registered.
    */
-  accept(platform: 'vapi' | 'retell', key: string): void;
+  accept(platform: 'vapi' | 'retell' | 'elevenlabs', key: string): void;
   acceptTwilio(accountSid: string, authToken: string): void;
   /**
    * Lists a Vapi call on `GET /call` for `privateKey` (accepting it): the call of an end-of-call
@@ -44,8 +45,21 @@ export interface PlatformsDouble {
    * `Recordings.json`, with its credentials (accepting them); created when it started.
    */
   listTwilio(accountSid: string, authToken: string, callback: Record<string, string>): void;
-  /** Requests the double answered, by path (query excluded), with their status. */
-  readonly served: Array<{ path: string; status: number; authorization: string | undefined }>;
+  /**
+   * Lists an ElevenLabs conversation (the `data` of a `post_call_transcription`) for `apiKey`
+   * (`xi-api-key`, accepted from now): a summary on `GET /v1/convai/conversations`, the whole
+   * conversation on `GET /v1/convai/conversations/<id>`, and `audio` (an MP3, as ElevenLabs
+   * serves it) on `.../<id>/audio`. The conversation is the caller's object: changing its `status`
+   * changes what is listed.
+   */
+  listElevenLabs(apiKey: string, event: { data: Record<string, any> }, audio?: Buffer): void;
+  /** Requests the double answered, by path (query excluded), with their status and credential. */
+  readonly served: Array<{
+    path: string;
+    status: number;
+    authorization: string | undefined;
+    apiKey: string | undefined;
+  }>;
   close(): Promise<void>;
 }
 
@@ -91,6 +105,36 @@ const retellPage = (calls: any[], body: Record<string, any>) => {
   return kept.slice(after, after + Number(body.limit ?? 1000));
 };
 
+/**
+ * ElevenLabs' `GET /v1/convai/conversations`: started after `call_start_after_unix`, newest first,
+ * `page_size` of them, `next_cursor` (opaque: here the offset) while `has_more`.
+ */
+const elevenLabsPage = (conversations: any[], query: URLSearchParams) => {
+  const after = query.has('call_start_after_unix') ? Number(query.get('call_start_after_unix')) : null;
+  const kept = newestFirst(
+    conversations.filter((c) => after === null || c.metadata.start_time_unix_secs > after),
+    (c) => c.metadata.start_time_unix_secs,
+  );
+  const size = Number(query.get('page_size') ?? 30);
+  const offset = query.has('cursor') ? Number(Buffer.from(query.get('cursor')!, 'base64url')) : 0;
+  const page = kept.slice(offset, offset + size);
+  const more = offset + size < kept.length;
+  return {
+    conversations: page.map((c) => ({
+      agent_id: c.agent_id,
+      agent_name: 'Clinic',
+      conversation_id: c.conversation_id,
+      start_time_unix_secs: c.metadata.start_time_unix_secs,
+      call_duration_secs: c.metadata.call_duration_secs,
+      message_count: c.transcript?.length ?? 0,
+      status: c.status,
+      call_successful: c.analysis?.call_successful ?? 'unknown',
+    })),
+    has_more: more,
+    next_cursor: more ? Buffer.from(String(offset + size)).toString('base64url') : null,
+  };
+};
+
 /** Twilio's `Recordings.json`: created at or after `DateCreated>`, newest first, pages of `PageSize`. */
 const twilioPage = (recordings: any[], url: URL) => {
   const since = url.searchParams.get('DateCreated>');
@@ -123,7 +167,9 @@ export async function startPlatformsDouble(): Promise<PlatformsDouble> {
     vapi: new Map<string, any[]>(),
     retell: new Map<string, any[]>(),
     twilio: new Map<string, any[]>(),
+    elevenlabs: new Map<string, any[]>(),
   };
+  const elevenLabsAudio = new Map<string, { key: string; bytes: Buffer }>();
   const listOf = (platform: keyof typeof listed, key: string) => {
     if (!listed[platform].has(key)) listed[platform].set(key, []);
     return listed[platform].get(key)!;
@@ -133,10 +179,28 @@ export async function startPlatformsDouble(): Promise<PlatformsDouble> {
   const handler: Parameters<typeof createServer>[1] = (req, res) => {
     const url = new URL(req.url ?? '/', 'http://double');
     const answer = (status: number, body: Buffer | string = '', headers: Record<string, string> = {}) => {
-      served.push({ path: url.pathname, status, authorization: req.headers.authorization });
+      const apiKey = req.headers['xi-api-key'] as string | undefined;
+      served.push({ path: url.pathname, status, authorization: req.headers.authorization, apiKey });
       res.writeHead(status, headers).end(body);
     };
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    const conversation = /^\/v1\/convai\/conversations(?:\/([^/]+)(\/audio)?)?$/.exec(url.pathname);
+    if (req.method === 'GET' && conversation) {
+      const xiKey = (req.headers['xi-api-key'] as string | undefined) ?? '';
+      if (!listed.elevenlabs.has(xiKey))
+        return answer(401, '{"detail":{"status":"invalid_api_key","message":"Invalid API key"}}');
+      const conversations = listOf('elevenlabs', xiKey);
+      if (!conversation[1])
+        return answer(200, JSON.stringify(elevenLabsPage(conversations, url.searchParams)));
+      const id = decodeURIComponent(conversation[1]);
+      const found = conversations.find((c) => c.conversation_id === id);
+      if (!found) return answer(404, '{"detail":{"status":"conversation_not_found"}}');
+      if (!conversation[2]) return answer(200, JSON.stringify(found));
+      const audio = elevenLabsAudio.get(id);
+      return audio && audio.key === xiKey
+        ? answer(200, audio.bytes, { 'content-type': 'audio/mpeg' })
+        : answer(404, '{"detail":{"status":"conversation_has_no_audio"}}');
+    }
     if (req.method === 'GET' && url.pathname === '/call') {
       if (!bearers.vapi.has(bearer)) return answer(401, '{"message":"Invalid Key"}');
       return answer(200, JSON.stringify(vapiPage(listOf('vapi', bearer), url.searchParams)));
@@ -225,7 +289,8 @@ export async function startPlatformsDouble(): Promise<PlatformsDouble> {
       return `${storageUrl}/files/${name}`;
     },
     accept(platform, key) {
-      bearers[platform].add(key);
+      if (platform === 'elevenlabs') listOf('elevenlabs', key);
+      else bearers[platform].add(key);
     },
     acceptTwilio(accountSid, authToken) {
       accounts.set(accountSid, authToken);
@@ -247,6 +312,10 @@ export async function startPlatformsDouble(): Promise<PlatformsDouble> {
     listRetell(apiKey, { call }) {
       bearers.retell.add(apiKey);
       listOf('retell', apiKey).push(call);
+    },
+    listElevenLabs(apiKey, { data }, audio) {
+      listOf('elevenlabs', apiKey).push(data);
+      if (audio) elevenLabsAudio.set(data.conversation_id, { key: apiKey, bytes: audio });
     },
     listTwilio(accountSid, authToken, callback) {
       accounts.set(accountSid, authToken);

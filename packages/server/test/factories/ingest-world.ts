@@ -26,6 +26,7 @@ export const startIngestWorld = async (options: VoiceEvalServerOptions = {}): Pr
     vapiApiUrl: platforms.url,
     retellApiUrl: platforms.url,
     twilioApiUrl: platforms.url,
+    elevenlabsApiUrl: platforms.url,
     recordingFetchRetryBaseMs: 50,
     ...options,
   });

@@ -12,6 +12,7 @@ export const connectPlatform = async (
   agentId: string | null,
   secret: string,
   publicKey: string | null = null,
+  apiKey: string | null = null,
 ) => {
   const reply = await h.request('POST', '/api/v1/integrations', {
     headers: await t.as('ADMIN'),
@@ -20,6 +21,7 @@ export const connectPlatform = async (
       name: `${platform} ${++seq}`,
       secret_key: secret,
       public_key: publicKey,
+      ...(apiKey ? { api_key: apiKey } : {}),
       agent_id: agentId,
     },
   });

@@ -80,6 +80,7 @@ describe('integrations', () => {
       last_received_at: null,
       last_polled_at: null,
       last_poll_error: null,
+      has_api_key: false,
     });
     expect(JSON.stringify(created)).not.toContain(SECRET);
     const row = await h.db('integrations').where({ id: created.id }).first();
@@ -93,7 +94,12 @@ describe('integrations', () => {
     expect(read.body).toEqual(rest);
     expect(JSON.stringify(row)).not.toContain(ingest_token);
     const credentials = await readIntegrationCredentials(h.server.deps, t.organizationId, created.id);
-    expect(credentials).toEqual({ platform: 'vapi', public_key: 'pk_live_abc', secret_key: SECRET });
+    expect(credentials).toEqual({
+      platform: 'vapi',
+      public_key: 'pk_live_abc',
+      secret_key: SECRET,
+      api_key: null,
+    });
     expect(await readIntegrationCredentials(h.server.deps, h.organizationId, created.id)).toBeNull();
   });
 
@@ -141,6 +147,50 @@ describe('integrations', () => {
     const other = await h.createTenant();
     const foreign = await h.request('GET', '/api/v1/integrations', { headers: await other.as('OWNER') });
     expect(foreign.body.total).toBe(0);
+  });
+
+  it('keeps an ElevenLabs API key sealed beside the secret, replaced or removed on update, and refuses it elsewhere', async () => {
+    const t = await h.createTenant();
+    const headers = await t.as('ADMIN');
+    const API_KEY = 'xi-api-key-value-0042';
+    const created = await createIntegration(t, { platform: 'elevenlabs', api_key: API_KEY });
+    expect(created.has_api_key).toBe(true);
+    expect(JSON.stringify(created)).not.toContain(API_KEY);
+    expect(JSON.stringify(await h.db('integrations').where({ id: created.id }).first())).not.toContain(
+      API_KEY,
+    );
+    const opened = await readIntegrationCredentials(h.server.deps, t.organizationId, created.id);
+    expect(opened).toMatchObject({ secret_key: SECRET, api_key: API_KEY });
+    const patch = (body: object) =>
+      h.request('PATCH', `/api/v1/integrations/${created.id}`, { headers, body });
+    expect((await patch({ api_key: 'xi-api-key-value-0043' })).body.has_api_key).toBe(true);
+    expect(await readIntegrationCredentials(h.server.deps, t.organizationId, created.id)).toMatchObject({
+      secret_key: SECRET,
+      api_key: 'xi-api-key-value-0043',
+    });
+    // a change of anything else keeps the key
+    expect((await patch({ name: 'Renamed' })).body.has_api_key).toBe(true);
+    expect((await patch({ api_key: null })).body.has_api_key).toBe(false);
+    expect(
+      (await readIntegrationCredentials(h.server.deps, t.organizationId, created.id))?.api_key,
+    ).toBeNull();
+    // other platforms' secret_key is their API key: an api_key there is a mistake, and nothing is stored
+    const refused = await h.request('POST', '/api/v1/integrations', {
+      headers,
+      body: { platform: 'retell', name: 'keyed', secret_key: SECRET, api_key: API_KEY },
+    });
+    expectProblem(refused, 422, 'rule_violation');
+    expect(refused.body.errors).toEqual([expect.objectContaining({ path: 'body.api_key' })]);
+    expect(
+      await h.db('integrations').where({ organization_id: t.organizationId, name: 'keyed' }),
+    ).toHaveLength(0);
+    const vapi = await createIntegration(t);
+    const patched = await h.request('PATCH', `/api/v1/integrations/${vapi.id}`, {
+      headers,
+      body: { api_key: API_KEY, name: 'changed' },
+    });
+    expectProblem(patched, 422, 'rule_violation');
+    expect((await h.db('integrations').where({ id: vapi.id }).first()).name).toBe(vapi.name);
   });
 
   it('a create with an empty secret_key is 422', async () => {

@@ -7,6 +7,8 @@ export type IntegrationRow = {
   name: string;
   public_key: string | null;
   secret_key_sealed: string;
+  /** ElevenLabs' API key, sealed; null when none is stored. */
+  api_key_sealed: string | null;
   is_active: boolean;
   is_default: boolean;
   routing_mode: string;
@@ -107,8 +109,8 @@ export const clearDefault = (db: Knex, organizationId: string, platform: string)
 
 /**
  * Takes up to `limit` integrations due for a poll and marks them polled at `now`, in one statement:
- * active ones of the given platforms with an agent, not polled since `dueBefore`, and not in
- * `exclude` (those this instance is still polling). The update
+ * active ones of the given platforms with an agent (and an API key, for `keyed` platforms), not
+ * polled since `dueBefore`, and not in `exclude` (those this instance is still polling). The update
  * re-checks the due time (compare-and-set) and skips rows another instance is taking, so one
  * instance polls an integration per interval.
  */
@@ -119,6 +121,7 @@ export const claimDuePolls = async (
   dueBefore: Date,
   limit: number,
   exclude: readonly string[],
+  keyed: readonly string[],
 ): Promise<IntegrationRow[]> => {
   const due = (q: Knex.QueryBuilder) =>
     q.whereNull('last_polled_at').orWhere('last_polled_at', '<=', dueBefore);
@@ -127,6 +130,7 @@ export const claimDuePolls = async (
     .where({ is_active: true })
     .whereNotNull('agent_id')
     .whereIn('platform', platforms as string[])
+    .where((q) => q.whereNotIn('platform', keyed as string[]).orWhereNotNull('api_key_sealed'))
     .where(due)
     .whereNotIn('id', exclude as string[])
     .orderByRaw('last_polled_at asc nulls first')

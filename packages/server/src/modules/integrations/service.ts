@@ -18,6 +18,15 @@ import * as repo from './repo.js';
 /** Additional authenticated data of an integration's sealed secret (binds it to the organization). */
 const secretContext = (organizationId: string) => `integrations.secret_key:${organizationId}`;
 const tokenContext = (id: string) => `integrations.ingest_token:${id}`;
+const apiKeyContext = (id: string) => `integrations.api_key:${id}`;
+
+/** Platforms whose webhook secret does not open their API, so an API key is stored beside it. */
+export const API_KEY_PLATFORMS: readonly string[] = ['elevenlabs'];
+
+const refuseApiKey = (platform: string) =>
+  new ApiError('rule_violation', `Only ElevenLabs integrations take an api_key.`, {
+    errors: [{ path: 'body.api_key', message: `Not for ${platform}: its secret_key is what opens its API` }],
+  });
 
 /** Platforms that push calls to `/api/v1/ingest/{platform}/{id}`. */
 const PUSHING = new Set<string>(INGEST_PLATFORMS);
@@ -51,6 +60,7 @@ export const toIntegration = (
   last_received_at: isoOrNull(row.last_received_at),
   last_polled_at: isoOrNull(row.last_polled_at),
   last_poll_error: row.last_poll_error,
+  has_api_key: row.api_key_sealed !== null,
 });
 
 const assertAgent = async (deps: Deps, ctx: RequestContext, agentId: string | null | undefined) => {
@@ -101,7 +111,8 @@ export const createIntegration = async (
   body: IntegrationCreateBody,
   baseUrl: string,
 ): Promise<Integration> => {
-  const { secret_key, ...settings } = body;
+  const { secret_key, api_key, ...settings } = body;
+  if (api_key && !API_KEY_PLATFORMS.includes(body.platform)) throw refuseApiKey(body.platform);
   await assertAgent(deps, ctx, body.agent_id);
   const id = crypto.randomUUID();
   const token = body.platform === 'vapi' ? newIngestToken() : null;
@@ -116,6 +127,7 @@ export const createIntegration = async (
         ingest_token_sealed: token ? deps.secrets.seal(token, tokenContext(id)) : null,
         organization_id: ctx.organizationId,
         secret_key_sealed: deps.secrets.seal(secret_key, secretContext(ctx.organizationId)),
+        api_key_sealed: api_key ? deps.secrets.seal(api_key, apiKeyContext(id)) : null,
         is_default: isDefault,
         created_by: actorLabel(ctx),
       });
@@ -137,7 +149,7 @@ export const updateIntegration = async (
   body: IntegrationUpdateBody,
   baseUrl: string,
 ): Promise<Integration> => {
-  const { secret_key, rotate_ingest_token, ...settings } = body;
+  const { secret_key, api_key, rotate_ingest_token, ...settings } = body;
   await assertAgent(deps, ctx, body.agent_id);
   const token = rotate_ingest_token ? newIngestToken() : null;
   try {
@@ -152,7 +164,10 @@ export const updateIntegration = async (
           errors: [{ path: 'body.rotate_ingest_token', message: `Not for ${current.platform}` }],
         });
       }
+      if (api_key && !API_KEY_PLATFORMS.includes(current.platform)) throw refuseApiKey(current.platform);
       const patch: repo.IntegrationWrite = { ...settings };
+      if (api_key !== undefined)
+        patch.api_key_sealed = api_key === null ? null : deps.secrets.seal(api_key, apiKeyContext(id));
       if (secret_key)
         patch.secret_key_sealed = deps.secrets.seal(secret_key, secretContext(ctx.organizationId));
       if (token) patch.ingest_token_sealed = deps.secrets.seal(token, tokenContext(id));
@@ -182,15 +197,25 @@ export const readIntegrationCredentials = async (
   deps: Deps,
   organizationId: string,
   id: string,
-): Promise<{ platform: string; public_key: string | null; secret_key: string } | null> => {
+): Promise<{
+  platform: string;
+  public_key: string | null;
+  secret_key: string;
+  api_key: string | null;
+} | null> => {
   const row = await repo.findIntegration(deps.db, organizationId, id);
   if (!row?.is_active) return null;
   return {
     platform: row.platform,
     public_key: row.public_key,
     secret_key: deps.secrets.open(row.secret_key_sealed, secretContext(organizationId)),
+    api_key: openApiKey(deps, row),
   };
 };
+
+/** The integration's API key (ElevenLabs), decrypted for one server-side use; null when none is stored. */
+export const openApiKey = (deps: Pick<Deps, 'secrets'>, row: repo.IntegrationRow): string | null =>
+  row.api_key_sealed ? deps.secrets.open(row.api_key_sealed, apiKeyContext(row.id)) : null;
 
 /** What receiving a platform's delivery needs of its integration, secrets opened. */
 export type IngestIntegration = {
@@ -200,7 +225,12 @@ export type IngestIntegration = {
   /** The agent its calls are filed under; null when none is set. */
   agent: { id: string; name: string; workspace_id: string } | null;
   last_received_at: Date | null;
-  secrets: { secret: string; public_key: string | null; ingest_token: string | null };
+  secrets: {
+    secret: string;
+    public_key: string | null;
+    ingest_token: string | null;
+    api_key: string | null;
+  };
 };
 
 /**
@@ -226,6 +256,7 @@ export const ingestIntegration = async (deps: Deps, id: string): Promise<IngestI
       ingest_token: row.ingest_token_sealed
         ? deps.secrets.open(row.ingest_token_sealed, tokenContext(row.id))
         : null,
+      api_key: openApiKey(deps, row),
     },
   };
 };
@@ -243,7 +274,8 @@ export const markReceived = async (deps: Deps, integration: IngestIntegration, a
 export type DuePoll = Pick<repo.IntegrationRow, 'id' | 'organization_id' | 'platform' | 'poll_cursor'>;
 
 /**
- * Takes up to `limit` active integrations of `platforms` that have an agent and were not polled
+ * Takes up to `limit` active integrations of `platforms` that have an agent (and the API key, for
+ * ElevenLabs) and were not polled
  * for `intervalMs` (nor in `exclude`: still being polled here), marking them polled now; several
  * instances may call this at once, and each integration goes to one of them.
  */
@@ -256,7 +288,15 @@ export const claimDuePolls = async (
 ): Promise<DuePoll[]> => {
   const now = deps.now();
   const dueBefore = new Date(now.getTime() - intervalMs);
-  const rows = await repo.claimDuePolls(deps.db, platforms, now, dueBefore, limit, exclude);
+  const rows = await repo.claimDuePolls(
+    deps.db,
+    platforms,
+    now,
+    dueBefore,
+    limit,
+    exclude,
+    API_KEY_PLATFORMS,
+  );
   return rows.map(({ id, organization_id, platform, poll_cursor }) => ({
     id,
     organization_id,

@@ -23,8 +23,14 @@ describe('POST /integrations/{id}/test', () => {
     platforms.accept('vapi', 'vapi-good-key');
     platforms.accept('retell', 'retell-good-key');
     platforms.acceptTwilio('AC00000000000000000000000000000099', 'good-token');
-    const test = async (platform: string, secret: string, publicKey: string | null = null) => {
-      const integration = await connectPlatform(h, h, platform, agentId, secret, publicKey);
+    platforms.accept('elevenlabs', 'xi-good-key');
+    const test = async (
+      platform: string,
+      secret: string,
+      publicKey: string | null = null,
+      apiKey: string | null = null,
+    ) => {
+      const integration = await connectPlatform(h, h, platform, agentId, secret, publicKey, apiKey);
       const reply = await h.request('POST', `/api/v1/integrations/${integration.id}/test`, {
         headers: await h.as('ADMIN'),
         body: {},
@@ -57,6 +63,15 @@ describe('POST /integrations/{id}/test', () => {
       latency_ms: 0,
     });
     expect(await test('elevenlabs', 'wsec')).toMatchObject({ error: { code: 'not_testable' } });
+    // the API key, not the webhook's secret, opens ElevenLabs' API
+    expect(await test('elevenlabs', 'xi-good-key')).toMatchObject({ error: { code: 'not_testable' } });
+    expect(await test('elevenlabs', 'wsec', null, 'xi-good-key')).toMatchObject({ ok: true, error: null });
+    expect(await test('elevenlabs', 'wsec', null, 'xi-bad-key')).toMatchObject({
+      error: { code: 'unauthorized' },
+    });
+    expect(
+      platforms.served.some((s) => s.path === '/v1/convai/conversations' && s.apiKey === 'xi-good-key'),
+    ).toBe(true);
     const forbidden = await h.request('POST', `/api/v1/integrations/${crypto.randomUUID()}/test`, {
       headers: await h.as('MEMBER'),
       body: {},

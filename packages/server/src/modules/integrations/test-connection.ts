@@ -5,7 +5,7 @@ import { notFound } from '../../errors.js';
 import { createAddressPolicy } from '../../net/address-policy.js';
 import { type SafeFetchResult, safeFetch } from '../../net/safe-fetch.js';
 import * as repo from './repo.js';
-import { openSecret } from './service.js';
+import { openApiKey, openSecret } from './service.js';
 
 type Request = { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string };
 type Failure = NonNullable<IntegrationTestResult['error']>;
@@ -16,6 +16,7 @@ const requestOf = (
   platform: string,
   secret: string,
   publicKey: string | null,
+  apiKey: string | null,
 ): Request | Failure => {
   const bearer = { authorization: `Bearer ${secret}` };
   switch (platform) {
@@ -37,10 +38,16 @@ const requestOf = (
         headers: { authorization: `Basic ${Buffer.from(`${publicKey}:${secret}`).toString('base64')}` },
       };
     case 'elevenlabs':
+      if (!apiKey)
+        return {
+          code: 'not_testable',
+          message:
+            "The webhook's signing secret does not open ElevenLabs' API; set the API key (api_key) to test it.",
+        };
       return {
-        code: 'not_testable',
-        message:
-          "An ElevenLabs integration holds the webhook's signing secret, which does not call ElevenLabs' API.",
+        method: 'GET',
+        url: `${deps.config.elevenlabsApiUrl}/v1/convai/conversations?page_size=1`,
+        headers: { 'xi-api-key': apiKey },
       };
     default:
       return { code: 'not_testable', message: `voice-eval has no test for ${platform} integrations.` };
@@ -59,7 +66,7 @@ export const testIntegration = async (
 ): Promise<IntegrationTestResult> => {
   const row = await repo.findIntegration(deps.db, ctx.organizationId, id);
   if (!row) throw notFound('Integration');
-  const request = requestOf(deps, row.platform, openSecret(deps, row), row.public_key);
+  const request = requestOf(deps, row.platform, openSecret(deps, row), row.public_key, openApiKey(deps, row));
   const now = deps.now();
   if (!('url' in request)) return { ok: false, latency_ms: 0, error: request, tested_at: now.toISOString() };
   const started = performance.now();

@@ -17,6 +17,7 @@ import {
   startIngestWorld,
   stereoWav,
 } from '../../../test/factories/ingest-world.js';
+import { audioFixture } from '../../../test/factories/personas.js';
 import { connectPlatform, settledRecording } from '../../../test/factories/production-calls.js';
 import type { Harness } from '../../../test/harness.js';
 import type { OpenAiDouble } from '../../testing/openai-compatible.js';
@@ -80,6 +81,30 @@ describe('ElevenLabs', () => {
       { speaker: 'user', text: 'I need to move my appointment.', start_ms: 3000 },
     ]);
     expect(row.recording_storage_key).toMatch(/^production-calls\//);
+  });
+
+  it('fetches the audio from the audio API with the API key when only the transcript is pushed', async () => {
+    const key = 'xi_push_audio_api';
+    const audio = Buffer.from(audioFixture('mp3', 1024));
+    const event = elevenLabsTranscription('conv_audio_api');
+    // the platform has the conversation and its audio; its audio webhook is not enabled
+    platforms.listElevenLabs(key, event, audio);
+    const integration = await connectPlatform(h, h, 'elevenlabs', agentId, SECRET, null, key);
+    const body = JSON.stringify(event);
+    const sent = await deliver(integration.ingest_url!, body, {
+      ...json,
+      'elevenlabs-signature': elevenLabsSignature(body, SECRET),
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const settled = await settledRecording(h, sent.body.production_call_id);
+    expect(settled.recording_status).toBe('stored');
+    const row = await rowOf(settled.call_import_row_id);
+    expect((await h.server.deps.storage.get(row.recording_storage_key))?.equals(audio)).toBe(true);
+    expect(
+      platforms.served.some(
+        (s) => s.path === '/v1/convai/conversations/conv_audio_api/audio' && s.apiKey === key,
+      ),
+    ).toBe(true);
   });
 
   it('refuses a signature older than 30 minutes', async () => {

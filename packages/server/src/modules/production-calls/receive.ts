@@ -9,7 +9,8 @@ import { type Delivery, PLATFORMS } from './platforms/index.js';
  * A platform's delivery to `/ingest/{platform}/{integration_id}`: the integration must exist, be
  * active and be of that platform (404 otherwise, the same answer for each), and the delivery must
  * verify with its secret (401, nothing stored). A verified delivery of a finished call lands on the
- * integration's agent at once; its recording downloads in the background.
+ * integration's agent at once; its recording downloads in the background (when the integration's
+ * credentials can fetch it).
  */
 export const receiveDelivery = async (
   deps: Deps,
@@ -23,7 +24,8 @@ export const receiveDelivery = async (
   const verdict = PLATFORMS[platform].verify(delivery, integration.secrets, now);
   if (!verdict.ok) throw new ApiError('unauthenticated', `The delivery was refused: ${verdict.reason}`);
   await markReceived(deps, integration, now);
-  const parsed = PLATFORMS[platform].parse(delivery.body);
+  const { parse, fetchable } = PLATFORMS[platform];
+  const parsed = parse(delivery.body);
   if ('ignored' in parsed)
     return { received: true, production_call_id: null, deduplicated: false, ignored: parsed.ignored };
   const { agent } = integration;
@@ -41,7 +43,7 @@ export const receiveDelivery = async (
     agent,
     provider: platform,
     integrationId: integration.id,
-    call: parsed,
+    call: fetchable ? fetchable(parsed, integration.secrets) : parsed,
     merge: true,
   });
   return {

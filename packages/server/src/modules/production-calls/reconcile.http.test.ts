@@ -1,4 +1,3 @@
-import { type Integration, IntegrationSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deliver,
@@ -20,6 +19,13 @@ import {
   stereoWav,
 } from '../../../test/factories/ingest-world.js';
 import { connectPlatform, settledRecording } from '../../../test/factories/production-calls.js';
+import {
+  expectRefused as expectRefusedOf,
+  landed as landedOf,
+  minutesAgo,
+  pollAfter as pollAfterOf,
+  readIntegration as readIntegrationOf,
+} from '../../../test/factories/reconciliation.js';
 import type { Harness } from '../../../test/harness.js';
 import { decodeWav } from '../../voice/audio/index.js';
 
@@ -37,49 +43,10 @@ afterAll(() => closeIngestWorld(world));
 const json = { 'content-type': 'application/json' };
 const callsOf = (externalId: string) => callsIn(h, externalId);
 const getCall = (id: string) => readCall(h, id);
-const POLL = { timeout: 15_000, interval: 50 };
-
-/** A little while ago: inside the lookback, as a missed call is. */
-const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
-
-const readIntegration = async (id: string): Promise<Integration> => {
-  const reply = await h.request('GET', `/api/v1/integrations/${id}`, { headers: await h.as('READER') });
-  expect(reply.status).toBe(200);
-  return IntegrationSchema.parse(reply.body);
-};
-
-const lastPolledAt = async (integrationId: string) => {
-  const row = await h.db('integrations').where({ id: integrationId }).first('last_polled_at');
-  return row?.last_polled_at ? new Date(row.last_polled_at).getTime() : 0;
-};
-
-/**
- * Waits until a poll of the integration that started after `since` has finished: one instance
- * polls an integration at a time, so the poll after it starting says it ended.
- */
-const pollAfter = async (integrationId: string, since: Date) => {
-  await expect.poll(() => lastPolledAt(integrationId), POLL).toBeGreaterThan(since.getTime());
-  const started = await lastPolledAt(integrationId);
-  await expect.poll(() => lastPolledAt(integrationId), POLL).toBeGreaterThan(started);
-};
-
-/** The one landed call of an external id, once it landed. */
-const landed = async (externalId: string) => {
-  await expect.poll(async () => (await callsOf(externalId)).length, POLL).toBe(1);
-  const [row] = await callsOf(externalId);
-  return getCall(row.id);
-};
-
-/** A poll with credentials the platform refuses: recorded as `unauthorized`, nothing landed. */
-const expectRefused = async (integrationId: string, externalId: string) => {
-  await expect
-    .poll(async () => (await readIntegration(integrationId)).last_poll_error?.code, POLL)
-    .toBe('unauthorized');
-  const integration = await readIntegration(integrationId);
-  expect(integration.last_polled_at).not.toBeNull();
-  expect(integration.last_poll_error?.message).toMatch(/refused the credentials \(401\)/);
-  expect(await callsOf(externalId)).toHaveLength(0);
-};
+const readIntegration = (id: string) => readIntegrationOf(h, id);
+const pollAfter = (id: string, since: Date) => pollAfterOf(h, id, since);
+const landed = (externalId: string) => landedOf(h, externalId);
+const expectRefused = (id: string, externalId: string) => expectRefusedOf(h, id, externalId);
 
 describe('reconciliation: Retell', () => {
   it('lands a call whose webhooks were lost, with its turns and recording, on the integration', async () => {

@@ -5,10 +5,10 @@ import { type DuePoll, ingestIntegration, recordPoll } from '../integrations/ser
 import { apiFailure } from '../integrations/test-connection.js';
 import { landCall } from './land.js';
 import { earliest, type ListRequest } from './platforms/incoming.js';
-import { CALL_LISTS, type CallList, type IncomingCall } from './platforms/index.js';
+import { CALL_LISTS, type CallList, type IncomingCall, type IngestSecrets } from './platforms/index.js';
 import { knownExternalIds } from './repo.js';
 
-/** The platforms whose recent calls are listed (ElevenLabs' integration cannot call its API). */
+/** The platforms whose recent calls are listed (ElevenLabs' only when its integration has the API key). */
 export const POLLED_PLATFORMS: readonly string[] = Object.keys(CALL_LISTS);
 
 /** Pages one poll reads at most; a longer listing keeps its window's start and is read again next time. */
@@ -33,14 +33,43 @@ export type PollOutcome =
 
 type Listing = { calls: IncomingCall[]; unfinishedSince: Date | null; complete: boolean };
 
-const apiUrlOf = (deps: Deps, platform: string): string =>
-  platform === 'vapi'
-    ? deps.config.vapiApiUrl
-    : platform === 'retell'
-      ? deps.config.retellApiUrl
-      : deps.config.twilioApiUrl;
+const API_URLS = {
+  vapi: 'vapiApiUrl',
+  retell: 'retellApiUrl',
+  twilio: 'twilioApiUrl',
+  elevenlabs: 'elevenlabsApiUrl',
+} as const;
 
-/** Reads the listing page by page, through the SSRF-safe fetch without redirects (a key never leaves the API). */
+const apiUrlOf = (deps: Deps, platform: string): string =>
+  deps.config[API_URLS[platform as keyof typeof API_URLS]];
+
+/** One request to the platform's API, through the SSRF-safe fetch without redirects (a key never leaves the API). */
+const fetchJson = async (
+  deps: Deps,
+  policy: AddressPolicy,
+  platform: string,
+  request: ListRequest,
+  signal: AbortSignal,
+): Promise<{ body: unknown } | (PollError & { status?: number })> => {
+  const answer = await safeFetch(request.url, {
+    policy,
+    redirect: 'refuse',
+    maxBytes: MAX_PAGE_BYTES,
+    timeoutMs: deps.config.fetchTimeoutMs,
+    method: request.method,
+    headers: { accept: 'application/json', ...request.headers },
+    body: request.body,
+    signal,
+  });
+  if (!answer.ok) return { ...apiFailure(platform, answer), status: answer.status };
+  try {
+    return { body: JSON.parse(answer.bytes.toString('utf8')) };
+  } catch {
+    return { code: 'platform_error', message: `${platform} answered with something else than JSON.` };
+  }
+};
+
+/** Reads the listing page by page. */
 const listCalls = async (
   deps: Deps,
   policy: AddressPolicy,
@@ -53,27 +82,9 @@ const listCalls = async (
   const listing: Listing = { calls: [], unfinishedSince: null, complete: false };
   let request: ListRequest | null = first;
   for (let pages = 0; request && pages < MAX_PAGES; pages++) {
-    const answer = await safeFetch(request.url, {
-      policy,
-      redirect: 'refuse',
-      maxBytes: MAX_PAGE_BYTES,
-      timeoutMs: deps.config.fetchTimeoutMs,
-      method: request.method,
-      headers: { accept: 'application/json', ...request.headers },
-      body: request.body,
-      signal,
-    });
-    if (!answer.ok) return apiFailure(platform, answer);
-    let body: unknown;
-    try {
-      body = JSON.parse(answer.bytes.toString('utf8'));
-    } catch {
-      return {
-        code: 'platform_error',
-        message: `${platform} answered its call list with something else than JSON.`,
-      };
-    }
-    const page = list.page(body, request, apiUrl);
+    const answer = await fetchJson(deps, policy, platform, request, signal);
+    if (!('body' in answer)) return { code: answer.code, message: answer.message };
+    const page = list.page(answer.body, request, apiUrl);
     listing.calls.push(...page.calls);
     listing.unfinishedSince = earliest(listing.unfinishedSince, page.unfinishedSince);
     request = page.next;
@@ -90,6 +101,27 @@ const newCalls = async (deps: Deps, organizationId: string, platform: string, ca
   return [...byId.values()]
     .filter((call) => !known.has(call.external_call_id))
     .sort((a, b) => (a.started_at?.getTime() ?? 0) - (b.started_at?.getTime() ?? 0));
+};
+
+/**
+ * The call as its platform describes it alone, for a listing that carries no transcripts; null
+ * when the platform no longer has it (404) or it carries no finished call.
+ */
+const readDetail = async (
+  deps: Deps,
+  policy: AddressPolicy,
+  platform: string,
+  detail: NonNullable<CallList['detail']>,
+  secrets: IngestSecrets,
+  call: IncomingCall,
+  signal: AbortSignal,
+): Promise<IncomingCall | null | PollError> => {
+  const request = detail.request(apiUrlOf(deps, platform), secrets, call.external_call_id);
+  const answer = await fetchJson(deps, policy, platform, request, signal);
+  if (!('body' in answer))
+    return answer.status === 404 ? null : { code: answer.code, message: answer.message };
+  const read = detail.parse(answer.body);
+  return 'ignored' in read ? null : read;
 };
 
 /**
@@ -114,8 +146,15 @@ const poll = async (
   const listing = await listCalls(deps, policy, due.platform, list, first, signal);
   if (!('calls' in listing)) return { ok: false, error: listing };
   const fresh = await newCalls(deps, integration.organization_id, due.platform, listing.calls);
-  for (const call of fresh) {
+  let landed = 0;
+  for (const listed of fresh) {
     if (signal.aborted) break;
+    const call = list.detail
+      ? await readDetail(deps, policy, due.platform, list.detail, integration.secrets, listed, signal)
+      : listed;
+    // a call that cannot be read now is listed again by the next poll, which starts here
+    if (call && 'code' in call) return { ok: false, error: call };
+    if (!call) continue;
     // merge: false — a call its webhook already landed is left as it is
     await landCall(deps, {
       organizationId: integration.organization_id,
@@ -125,12 +164,13 @@ const poll = async (
       call,
       merge: false,
     });
+    landed++;
   }
   // a listing cut short, or a poll cancelled while landing, starts from the same place next time
   const settled = listing.complete && !signal.aborted;
   const next = (earliest(listing.unfinishedSince, now) ?? now).getTime() - OVERLAP_MS;
   const cursor = settled ? new Date(Math.max(from.getTime(), next)) : from;
-  return { ok: true, listed: listing.calls.length, landed: fresh.length, cursor };
+  return { ok: true, listed: listing.calls.length, landed, cursor };
 };
 
 /**

@@ -41,6 +41,19 @@ const requestOf = async (
       retry: false,
     };
   }
+  if (source.auth === 'elevenlabs') {
+    if (!credentials.api_key) {
+      return {
+        code: 'no_credentials',
+        message: 'The ElevenLabs integration has no API key (its api_key) to fetch the audio with.',
+        retry: false,
+      };
+    }
+    return {
+      url: `${deps.config.elevenlabsApiUrl}/v1/convai/conversations/${encodeURIComponent(source.conversation_id)}/audio`,
+      headers: { 'xi-api-key': credentials.api_key },
+    };
+  }
   if (source.auth === 'vapi') {
     return {
       url: `${deps.config.vapiApiUrl}/call/${encodeURIComponent(source.call_id)}/${source.recording}`,
@@ -73,7 +86,7 @@ const download = async (
     maxBytes: deps.config.uploadLimitBytes,
     timeoutMs: deps.config.fetchTimeoutMs,
     headers: request.headers,
-    credentialHeaders: ['authorization'],
+    credentialHeaders: ['authorization', 'xi-api-key'],
     signal,
   });
   if (result.ok) return { ok: true, bytes: result.bytes };

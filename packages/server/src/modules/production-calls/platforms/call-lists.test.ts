@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { retellEvent, twilioCallback, vapiReport } from '../../../../test/doubles/platform-deliveries.js';
+import {
+  elevenLabsTranscription,
+  retellEvent,
+  twilioCallback,
+  vapiReport,
+} from '../../../../test/doubles/platform-deliveries.js';
 import { LIST_PAGE_SIZE, type ListRequest } from './incoming.js';
 import { CALL_LISTS } from './index.js';
 
 const API = 'https://api.example.test';
-const SECRETS = { secret: 'key_1', public_key: 'AC1', ingest_token: null };
+const SECRETS = { secret: 'key_1', public_key: 'AC1', ingest_token: null, api_key: 'xi_1' };
 const FROM = new Date('2026-11-28T00:00:00.000Z');
 const at = (minutes: number) => new Date(FROM.getTime() + minutes * 60_000);
 
-const { vapi, retell, twilio } = CALL_LISTS as Required<typeof CALL_LISTS>;
+const { vapi, retell, twilio, elevenlabs } = CALL_LISTS;
 
 /** A Vapi call as `GET /call` lists it: the report's call with its artifact and times. */
 const vapiCall = (id: string, startedAt: Date, status = 'ended') => {
@@ -101,5 +106,64 @@ describe('call lists', () => {
     ]);
     expect(page.unfinishedSince).toEqual(new Date(Math.floor(at(5).getTime() / 1000) * 1000));
     expect(page.next?.url).toBe(`${API}/2010-04-01/Accounts/AC1/Recordings.json?Page=1`);
+  });
+
+  it('ElevenLabs: finished conversations by id, read one by one with the API key, the next page by cursor', () => {
+    expect(elevenlabs.first(API, { ...SECRETS, api_key: null }, FROM)).toEqual({
+      missing: 'The ElevenLabs integration has no API key (its api_key).',
+    });
+    const first = elevenlabs.first(API, SECRETS, FROM) as ListRequest;
+    expect(first).toEqual({
+      method: 'GET',
+      url: `${API}/v1/convai/conversations?call_start_after_unix=${FROM.getTime() / 1000}&page_size=100`,
+      headers: { 'xi-api-key': 'xi_1' },
+    });
+    const summary = (id: string, status: string, minutes: number) => ({
+      agent_id: 'agent_1',
+      conversation_id: id,
+      start_time_unix_secs: at(minutes).getTime() / 1000,
+      call_duration_secs: 42,
+      status,
+    });
+    const page = elevenlabs.page(
+      {
+        conversations: [
+          summary('conv_done', 'done', 9),
+          summary('conv_failed', 'failed', 8),
+          summary('conv_live', 'in-progress', 7),
+          summary('conv_analysing', 'processing', 6),
+        ],
+        has_more: true,
+        next_cursor: 'cur_2',
+      },
+      first,
+      API,
+    );
+    expect(page.calls.map((c) => [c.external_call_id, c.event, c.started_at, c.duration_ms])).toEqual([
+      ['conv_done', 'polled', at(9), 42_000],
+      ['conv_failed', 'polled', at(8), 42_000],
+    ]);
+    expect(page.unfinishedSince).toEqual(at(6));
+    expect(new URL(page.next!.url).searchParams.get('cursor')).toBe('cur_2');
+    expect(page.next?.headers).toEqual({ 'xi-api-key': 'xi_1' });
+    expect(
+      elevenlabs.page({ conversations: [], has_more: false, next_cursor: null }, first, API).next,
+    ).toBeNull();
+    const detail = elevenlabs.detail!;
+    expect(detail.request(API, SECRETS, 'conv/1')).toEqual({
+      method: 'GET',
+      url: `${API}/v1/convai/conversations/conv%2F1`,
+      headers: { 'xi-api-key': 'xi_1' },
+    });
+    const { data } = elevenLabsTranscription('conv_done');
+    expect(detail.parse(data)).toMatchObject({
+      external_call_id: 'conv_done',
+      event: 'polled',
+      duration_ms: 42_000,
+      turns: [{ speaker: 'agent' }, { speaker: 'user' }],
+      recording: { auth: 'elevenlabs', conversation_id: 'conv_done', agent_channel: 0 },
+    });
+    expect(detail.parse({ ...data, has_audio: false })).toMatchObject({ recording: null });
+    expect(detail.parse({ status: 'done' })).toEqual({ ignored: 'The event names no conversation.' });
   });
 });

@@ -2,14 +2,19 @@ import type { TranscriptTurn } from '@voice-eval/contract';
 import { equalText } from '../../../crypto/equal-text.js';
 import { fresh, hmac } from './hmac.js';
 import {
+  type CallList,
   dateOf,
+  earliest,
   flat,
   type Ignored,
   type IncomingCall,
+  LIST_PAGE_SIZE,
+  type ListedPage,
   msOf,
   num,
   obj,
   type Platform,
+  POLLED_EVENT,
   str,
 } from './incoming.js';
 
@@ -89,7 +94,9 @@ const parse = (body: Record<string, unknown>): IncomingCall | Ignored => {
     duration_ms: duration,
     end_reason: str(meta.termination_reason),
     turns: Array.isArray(data.transcript) ? elevenLabsTurns(data.transcript) : null,
-    recording: null,
+    // the audio API has it, unless the conversation kept none
+    recording:
+      data.has_audio === false ? null : { auth: 'elevenlabs', conversation_id: id, agent_channel: 0 },
     audio: null,
     metadata: flat({
       elevenlabs_agent_id: data.agent_id ?? null,
@@ -100,4 +107,78 @@ const parse = (body: Record<string, unknown>): IncomingCall | Ignored => {
   };
 };
 
-export const elevenlabs: Platform = { verify, parse };
+/** The audio API needs the API key; without one, the recording is `post_call_audio`'s to bring. */
+const fetchable: NonNullable<Platform['fetchable']> = (call, secrets) =>
+  secrets.api_key ? call : { ...call, recording: null };
+
+export const elevenlabs: Platform = { verify, parse, fetchable };
+
+/** A conversation in these states may still change; a later poll reads it again. */
+const UNFINISHED = new Set(['initiated', 'in-progress', 'processing']);
+
+/**
+ * `GET /v1/convai/conversations` with the API key (`xi-api-key`): conversations started after the
+ * window's start, newest first, `next_cursor` while `has_more`. The listing carries no transcript,
+ * so each new conversation is read with `GET /v1/convai/conversations/{id}` (the body a
+ * `post_call_transcription` carries as `data`), and its audio is fetched from the audio API.
+ */
+export const elevenLabsConversations: CallList = {
+  first: (apiUrl, secrets, from) => {
+    if (!secrets.api_key) return { missing: 'The ElevenLabs integration has no API key (its api_key).' };
+    const query = new URLSearchParams({
+      call_start_after_unix: String(Math.floor(from.getTime() / 1000)),
+      page_size: String(LIST_PAGE_SIZE),
+    });
+    return {
+      method: 'GET',
+      url: `${apiUrl}/v1/convai/conversations?${query}`,
+      headers: { 'xi-api-key': secrets.api_key },
+    };
+  },
+  page: (body, request) => {
+    const answer = obj(body);
+    const items = Array.isArray(answer.conversations) ? answer.conversations.map(obj) : [];
+    const page: ListedPage = { calls: [], unfinishedSince: null, next: null };
+    for (const item of items) {
+      const id = str(item.conversation_id);
+      const started = dateOf(item.start_time_unix_secs, 's');
+      if (!id) continue;
+      if (UNFINISHED.has(str(item.status) ?? '')) {
+        page.unfinishedSince = earliest(page.unfinishedSince, started);
+        continue;
+      }
+      // what the listing says, enough to tell a new call; `detail` reads the rest
+      const duration = msOf(item.call_duration_secs);
+      page.calls.push({
+        external_call_id: id,
+        event: POLLED_EVENT,
+        started_at: started,
+        ended_at: started && duration !== null ? new Date(started.getTime() + duration) : null,
+        duration_ms: duration,
+        end_reason: null,
+        turns: null,
+        recording: null,
+        audio: null,
+        metadata: {},
+      });
+    }
+    const cursor = str(answer.next_cursor);
+    if (answer.has_more === true && cursor) {
+      const url = new URL(request.url);
+      url.searchParams.set('cursor', cursor);
+      page.next = { ...request, url: url.toString() };
+    }
+    return page;
+  },
+  detail: {
+    request: (apiUrl, secrets, id) => ({
+      method: 'GET',
+      url: `${apiUrl}/v1/convai/conversations/${encodeURIComponent(id)}`,
+      headers: { 'xi-api-key': secrets.api_key ?? '' },
+    }),
+    parse: (body) => {
+      const call = parse({ type: 'post_call_transcription', data: obj(body) });
+      return 'ignored' in call ? call : { ...call, event: POLLED_EVENT };
+    },
+  },
+};

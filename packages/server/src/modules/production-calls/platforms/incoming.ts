@@ -5,11 +5,13 @@ export type CallMetadata = Record<string, string | number | boolean | null>;
 
 /**
  * How a recording is fetched: a plain URL (`none`), Vapi's recording API with the private key
- * (`vapi`: the call id and which recording), or Twilio's media URL with the account's Basic
- * credentials (`twilio`). `agent_channel` is which channel of a two-channel file is the agent.
+ * (`vapi`: the call id and which recording), Twilio's media URL with the account's Basic
+ * credentials (`twilio`), or ElevenLabs' audio API with the API key (`elevenlabs`: one mixed MP3).
+ * `agent_channel` is which channel of a two-channel file is the agent.
  */
 export type RecordingSource =
   | { auth: 'none'; url: string; agent_channel: 0 | 1 }
+  | { auth: 'elevenlabs'; conversation_id: string; agent_channel: 0 | 1 }
   | { auth: 'vapi'; call_id: string; recording: 'stereo-recording' | 'mono-recording'; agent_channel: 0 | 1 }
   | { auth: 'twilio'; url: string; agent_channel: 0 | 1 };
 
@@ -53,14 +55,21 @@ export type IngestSecrets = {
   public_key: string | null;
   /** Vapi's ingest token. */
   ingest_token: string | null;
+  /** ElevenLabs' API key, which lists conversations and fetches their audio. */
+  api_key: string | null;
 };
 
 export type Verdict = { ok: true } | { ok: false; reason: string };
 
-/** One platform's push format: how a delivery is verified and what it says. */
+/**
+ * One platform's push format: how a delivery is verified and what it says. `fetchable` drops from a
+ * parsed call what the integration's credentials cannot fetch (ElevenLabs' audio API needs the
+ * API key), so the call waits for the platform to send it instead.
+ */
 export type Platform = {
   verify(delivery: Delivery, secrets: IngestSecrets, now: Date): Verdict;
   parse(body: Record<string, unknown>): IncomingCall | Ignored;
+  fetchable?(call: IncomingCall, secrets: IngestSecrets): IncomingCall;
 };
 
 /** The event name a call landed by reconciliation carries (the platform sent none). */
@@ -81,10 +90,18 @@ export type ListRequest = {
  */
 export type ListedPage = { calls: IncomingCall[]; unfinishedSince: Date | null; next: ListRequest | null };
 
-/** How a platform's recent calls are listed: the first page's request (or what the integration lacks), then each page. */
+/**
+ * How a platform's recent calls are listed: the first page's request (or what the integration
+ * lacks), then each page. A platform whose listing carries no transcripts (ElevenLabs) has `detail`:
+ * each new call listed is read again, alone, before it lands.
+ */
 export type CallList = {
   first(apiUrl: string, secrets: IngestSecrets, from: Date): ListRequest | { missing: string };
   page(body: unknown, request: ListRequest, apiUrl: string): ListedPage;
+  detail?: {
+    request(apiUrl: string, secrets: IngestSecrets, externalId: string): ListRequest;
+    parse(body: unknown): IncomingCall | Ignored;
+  };
 };
 
 /** Calls listed per page. */

@@ -1,5 +1,5 @@
 import type { IngestPlatform } from '@voice-eval/contract';
-import { elevenlabs } from './elevenlabs.js';
+import { elevenLabsConversations, elevenlabs } from './elevenlabs.js';
 import type { CallList, Platform } from './incoming.js';
 import { retell, retellCalls } from './retell.js';
 import { twilio, twilioRecordings } from './twilio.js';
@@ -9,13 +9,14 @@ import { vapi, vapiCalls } from './vapi.js';
 export const PLATFORMS: Record<IngestPlatform, Platform> = { vapi, retell, elevenlabs, twilio };
 
 /**
- * How reconciliation lists each polled platform's recent calls. ElevenLabs is not polled: its
- * integration holds the webhook's signing secret, which does not open ElevenLabs' API.
+ * How reconciliation lists each platform's recent calls (ElevenLabs' only with the integration's
+ * API key: its webhook's signing secret does not open ElevenLabs' API).
  */
-export const CALL_LISTS: Partial<Record<IngestPlatform, CallList>> = {
+export const CALL_LISTS: Record<IngestPlatform, CallList> = {
   vapi: vapiCalls,
   retell: retellCalls,
   twilio: twilioRecordings,
+  elevenlabs: elevenLabsConversations,
 };
 
 export type { CallList, Delivery, IncomingCall, IngestSecrets, RecordingSource } from './incoming.js';

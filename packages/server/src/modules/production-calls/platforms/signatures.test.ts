@@ -21,6 +21,7 @@ const secrets = (secret: string, more: Partial<IngestSecrets> = {}): IngestSecre
   secret,
   public_key: null,
   ingest_token: null,
+  api_key: null,
   ...more,
 });
 
