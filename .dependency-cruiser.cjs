@@ -36,8 +36,8 @@ module.exports = {
       name: 'kernel-not-upper-layers',
       severity: 'error',
       comment:
-        'The kernel (db, dispatch, net, crypto, storage, providers, usage, voice, clustering) knows nothing of the layers built on it: modules, http, workers, commands, ops, the app.',
-      from: { path: `${src}(db|dispatch|net|crypto|storage|providers|usage|voice|clustering)/` },
+        'The kernel (db, dispatch, net, crypto, storage, providers, usage, voice, clustering, stats) knows nothing of the layers built on it: modules, http, workers, commands, ops, the app.',
+      from: { path: `${src}(db|dispatch|net|crypto|storage|providers|usage|voice|clustering|stats)/` },
       to: { path: `${src}((modules|http|workers|commands|ops|testing)/|(app|server|cli|index)[.]ts$)` },
     },
     {

@@ -1,4 +1,5 @@
 import type { MonitorRule } from '@voice-eval/contract';
+import { wilsonInterval } from '../../stats/index.js';
 
 /** Calls scored in a window: how many, and how many passed. */
 export type Tally = { passed: number; total: number };
@@ -6,19 +7,13 @@ export type Tally = { passed: number; total: number };
 /** The two-sided z of each confidence level a rule may ask for. */
 const Z = { 0.9: 1.6449, 0.95: 1.96, 0.99: 2.5758 } as const;
 
-/** The Wilson score interval of a pass rate: where the true rate lies at this confidence. */
+/**
+ * The Wilson score interval of a pass rate (the kernel's): where the true rate lies at this
+ * confidence. With no calls, the whole range.
+ */
 export const wilson = ({ passed, total }: Tally, confidence: keyof typeof Z) => {
-  if (total === 0) return { lower: 0, upper: 1 };
-  const z = Z[confidence];
-  const p = passed / total;
-  const z2 = z * z;
-  const centre = p + z2 / (2 * total);
-  const spread = z * Math.sqrt((p * (1 - p)) / total + z2 / (4 * total * total));
-  const denominator = 1 + z2 / total;
-  return {
-    lower: Math.max(0, (centre - spread) / denominator),
-    upper: Math.min(1, (centre + spread) / denominator),
-  };
+  const interval = wilsonInterval(passed, total, Z[confidence]);
+  return interval ? { lower: interval.low, upper: interval.high } : { lower: 0, upper: 1 };
 };
 
 const round = (value: number) => Math.round(value * 10_000) / 10_000;

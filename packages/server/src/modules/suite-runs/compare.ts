@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
 import * as repo from './repo.js';
 import { findRunOr404 } from './service.js';
-import { fisherExactTwoSided, wilsonInterval } from './stats.js';
+import { fisherExactTwoSided, wilsonInterval } from '../../stats/index.js';
 import { callPassed, metricSummaries, type ScoredCall, scoredCalls } from './summaries.js';
 
 /** A drop is reported as a regression only when the Fisher test puts it below this p-value. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fisherExactTwoSided, wilsonInterval } from './stats.js';
+import { fisherExactTwoSided, wilsonInterval } from './proportions.js';
 
 // Reference values from SciPy 1.17: scipy.stats.fisher_exact(table).pvalue and
 // scipy.stats.binomtest(k, n).proportion_ci(method='wilson').

@@ -1,6 +1,7 @@
 /**
- * Statistics for comparing suite runs: a confidence interval for one pass rate and an exact test
- * for the difference between two. Pure functions over counts; the compare service applies them.
+ * Statistics of proportions: a confidence interval for one rate (a pass rate, a judge's accuracy)
+ * and an exact test for the difference between two independent ones. Pure functions over counts;
+ * suite-run comparison, monitors and the agreement statistics apply them.
  */
 
 /** z for a two-sided 95% interval: the 0.975 quantile of the standard normal distribution. */
