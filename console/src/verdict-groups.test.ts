@@ -9,6 +9,7 @@ const result = (metric_id: string, flagged: boolean): EvaluationResult => ({
   flagged,
   rationale: null,
   evidence: [],
+  metric_version: 1,
 });
 
 describe('groupsOf', () => {

@@ -53,6 +53,13 @@ export const ComparePage = () => {
             Fisher's exact test per metric; a drop is a regression only when p is below {c.significance_level}
             .
           </p>
+          {c.warnings.length > 0 && (
+            <ul className="cautions" aria-label="Before reading the deltas">
+              {c.warnings.map((warning) => (
+                <li key={warning}>{warning}</li>
+              ))}
+            </ul>
+          )}
           <table>
             <thead>
               <tr>
@@ -67,7 +74,20 @@ export const ComparePage = () => {
             <tbody>
               {c.metrics.map((m) => (
                 <tr key={m.metric_id}>
-                  <td>{m.metric_name}</td>
+                  <td>
+                    {m.metric_name}
+                    {m.version_changed && (
+                      <>
+                        {' '}
+                        <span
+                          className="badge warn"
+                          title="Scored with another version of the metric than the baseline"
+                        >
+                          v{m.baseline_version} → v{m.version}
+                        </span>
+                      </>
+                    )}
+                  </td>
                   <td>
                     <Rate rate={m.current} />
                   </td>

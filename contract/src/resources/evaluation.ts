@@ -85,6 +85,11 @@ export const EvaluationResultSchema = z.object({
    * (defaults to empty, so results written before it, in mocks too, still read).
    */
   evidence: z.array(z.object({ quote: z.string(), turn_index: z.number().int().min(0) })).default([]),
+  /**
+   * The version of the metric the value was scored with (the evaluation froze it when it started);
+   * null on results written before metrics had versions (defaults to null, so they still read).
+   */
+  metric_version: z.number().int().min(1).nullable().default(null),
 });
 export type EvaluationResult = z.infer<typeof EvaluationResultSchema>;
 

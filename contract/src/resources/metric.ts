@@ -39,6 +39,11 @@ const metricFields = {
   allow_discovery: z.boolean(),
   compare_transcripts: z.boolean(),
   lifecycle: MetricLifecycleSchema,
+  /**
+   * The number of the metric's current version (see `GET /metrics/{id}/versions`). A change to
+   * what it judges makes the next one; a child shares its parent's.
+   */
+  version: z.number().int().min(1),
   promoted_from_draft_at: Timestamp.nullable(),
   studio_notes: z.string(),
   created_at: Timestamp,
@@ -76,6 +81,39 @@ const writableFields = {
   compare_transcripts: z.boolean(),
   studio_notes: z.string().max(10_000),
 };
+
+/**
+ * What a metric judges, as one version froze it: the fields the judge is given (and a category's
+ * labels, its children). A change to any of them makes a new version; a rename, tags, surfaces or
+ * notes do not.
+ */
+export const MetricDefinitionSchema = z.object({
+  description: z.string(),
+  example: z.string(),
+  metric_type: MetricTypeSchema,
+  custom_data_type: z.string(),
+  custom_config: JsonObject,
+  selection_mode: SelectionModeSchema.nullable(),
+  children: z.array(z.object({ id: Uuid, name: z.string(), description: z.string(), example: z.string() })),
+});
+export type MetricDefinition = z.infer<typeof MetricDefinitionSchema>;
+
+/**
+ * `active`: the version evaluations score with now; `draft`: the current version of a draft
+ * metric, not yet promoted; `superseded`: an earlier version, kept as it was.
+ */
+export const METRIC_VERSION_STATUSES = ['active', 'draft', 'superseded'] as const;
+
+/** One immutable version of a metric: its number, what it judged, who made it and when. */
+export const MetricVersionSchema = z.object({
+  metric_id: Uuid,
+  version: z.number().int().min(1),
+  status: z.enum(METRIC_VERSION_STATUSES),
+  definition: MetricDefinitionSchema,
+  created_at: Timestamp,
+  created_by: z.string(),
+});
+export type MetricVersion = z.infer<typeof MetricVersionSchema>;
 
 export const MetricCreateBodySchema = z
   .object({

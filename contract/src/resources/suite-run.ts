@@ -283,6 +283,14 @@ export const MetricComparisonSchema = z.object({
   p_value: z.number().min(0).max(1).nullable(),
   significant: z.boolean(),
   regression: z.boolean(),
+  /** The metric version the run's results were scored with, and the baseline's (null: unknown). */
+  version: z.number().int().nullable(),
+  baseline_version: z.number().int().nullable(),
+  /**
+   * True when the two runs were scored with different versions of the metric: a change in its pass
+   * rate may be the instrument's rather than the agent's (`warnings` says so).
+   */
+  version_changed: z.boolean(),
 });
 
 /** A call that regressed: flagged now on a metric its combination passed on in every baseline call. */
@@ -327,5 +335,7 @@ export const SuiteRunComparisonSchema = z.object({
   ),
   /** True when any metric's drop is significant. */
   regressed: z.boolean(),
+  /** What a reader must know before trusting the deltas (metrics scored with different versions). */
+  warnings: z.array(z.string()),
 });
 export type SuiteRunComparison = z.infer<typeof SuiteRunComparisonSchema>;

@@ -10,6 +10,7 @@ import {
   MetricSchema,
   MetricSuggestionSchema,
   MetricUpdateBodySchema,
+  MetricVersionSchema,
   ParseBulkBodySchema,
   ParseBulkResponseSchema,
 } from '../resources/metric.js';
@@ -74,6 +75,14 @@ export const metrics = c.router({
     body: MetricUpdateBodySchema,
     responses: { 200: MetricSchema },
     summary: 'Update a metric',
+  },
+  versions: {
+    method: 'GET',
+    path: '/api/v1/metrics/:metric_id/versions',
+    pathParams: metricId,
+    query: PageQuerySchema,
+    responses: { 200: pageOf(MetricVersionSchema) },
+    summary: "List a metric's versions, newest first",
   },
   promote: {
     method: 'POST',

@@ -47,6 +47,8 @@ const logComparison = (comparison: SuiteRunComparison, log: (line: string) => vo
       );
     }
   }
+  // e.g. a metric reworded between the runs: its change may be the metric's, not the agent's
+  for (const warning of comparison.warnings) log(`  warning: ${warning}`);
 };
 
 /** Runs the suite, waits for it, compares it with the previous completed run and decides. */

@@ -109,6 +109,9 @@ describe('the CI gate', () => {
               p_value: 1,
               significant: false,
               regression: false,
+              version: 1,
+              baseline_version: 1,
+              version_changed: false,
             },
             {
               metric_id: resolves!,
@@ -119,10 +122,14 @@ describe('the CI gate', () => {
               p_value: 0.007,
               significant: true,
               regression: true,
+              version: 1,
+              baseline_version: 1,
+              version_changed: false,
             },
           ],
           combinations: regressed,
           regressed: true,
+          warnings: ['"Resolves the request" was scored with version 2 here and version 1 in the baseline.'],
         }),
       })),
     );
@@ -131,6 +138,7 @@ describe('the CI gate', () => {
     expect(result.log).toContain('regressed call call-ida-1 (Impatient Ida x Refund)');
     expect(result.log).toContain('regressed call call-ida-2 (Impatient Ida x Refund)');
     expect(result.log).toMatch(/Gate failed: significant regression against run .*: Resolves the request/);
+    expect(result.log).toContain('warning: "Resolves the request" was scored with version 2 here');
   });
 
   it('a drop that is not significant passes', async () => {
@@ -152,6 +160,9 @@ describe('the CI gate', () => {
               p_value: 0.47,
               significant: false,
               regression: false,
+              version: 1,
+              baseline_version: 1,
+              version_changed: false,
             },
           ],
           combinations: [],

@@ -66,4 +66,23 @@ describe('production calls in the mock store, as the server treats them', () => 
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(UnprocessableEntityError);
   });
+
+  it('keeps an ElevenLabs API key write-only, showing only that there is one', async () => {
+    const c = client();
+    const keyed = await c.integrations.create({
+      platform: 'elevenlabs',
+      name: 'ElevenLabs',
+      secret_key: 'wsec',
+      api_key: 'xi-key-1234',
+    });
+    expect(keyed.has_api_key).toBe(true);
+    expect(JSON.stringify(keyed)).not.toContain('xi-key-1234');
+    const removed = await c.integrations.update(keyed.id, { api_key: null });
+    expect(removed.has_api_key).toBe(false);
+    const renamed = await c.integrations.update(keyed.id, { name: 'Renamed' });
+    expect(renamed).toMatchObject({ name: 'Renamed', has_api_key: false });
+    expect(JSON.stringify(await c.integrations.update(keyed.id, { api_key: 'xi-key-5678' }))).not.toContain(
+      'xi-key',
+    );
+  });
 });

@@ -4,7 +4,7 @@ import {
   type ProductionCall,
   type ProductionCallSubmitBody,
 } from '@voice-eval/contract';
-import { createRow } from './crud.js';
+import { createRow, patchRow } from './crud.js';
 import { enrolInMonitors } from './domain-monitors.js';
 import { type MockEnv, notFound, publicBaseOf, type RouteImpl } from './env.js';
 import type { ParsedRequest } from './respond.js';
@@ -49,10 +49,18 @@ export const productionImpls: Record<string, RouteImpl> = {
     const pushes = (INGEST_PLATFORMS as readonly string[]).includes(created.platform);
     const stored = env.db.integrations.update(created.id, {
       ingest_url: pushes ? `${publicBaseOf(req)}/api/v1/ingest/${created.platform}/${created.id}` : null,
+      has_api_key: typeof bodyOf(req).api_key === 'string',
     })!;
     const token =
       created.platform === 'vapi' ? { ingest_token: `vit_${env.seq.uuid().replaceAll('-', '')}` } : {};
     return { status: 201, body: { ...stored, ...token } };
+  },
+  'integrations.update': (req, env) => {
+    const { api_key, secret_key: _secret, ...settings } = bodyOf(req);
+    return patchRow(env, 'integrations', req, {
+      ...settings,
+      ...(api_key !== undefined ? { has_api_key: api_key !== null } : {}),
+    });
   },
   'productionCalls.submit': (req, env) => {
     const body = bodyOf(req);

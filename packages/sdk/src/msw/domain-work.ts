@@ -219,10 +219,6 @@ export const workImpls: Record<string, RouteImpl> = {
       background_noise_storage_key: null,
       background_noise_asset_id: null,
     }),
-  'metrics.createDraft': (req, env) => ({
-    status: 201,
-    body: createRow(env, 'metrics', req, { lifecycle: 'draft' }),
-  }),
   'metrics.promote': (req, env) =>
     patchRow(env, 'metrics', req, { lifecycle: 'active', promoted_from_draft_at: env.seq.timestamp() }),
   'evaluators.bulk': (req, env) => {

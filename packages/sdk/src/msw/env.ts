@@ -1,4 +1,4 @@
-import type { MonitorCall } from '@voice-eval/contract';
+import type { MetricVersion, MonitorCall } from '@voice-eval/contract';
 import type { Fixtures } from './fixture-types.js';
 import type { MockReply, ParsedRequest } from './respond.js';
 import type { Sequence } from './sample.js';
@@ -17,6 +17,8 @@ export interface MockEnv {
   signedRecordingUrls: Map<string, { path: string; expiresAt: number }>;
   /** The calls each monitor saw, in arrival order (a repeated submit answers the same `sampled`). */
   monitorCalls: Array<MonitorCall & { monitor_id: string }>;
+  /** Each metric's versions as they were made (their `status` is read against the metric). */
+  metricVersions: MetricVersion[];
 }
 
 /** The implementation of one route in the default handlers. */

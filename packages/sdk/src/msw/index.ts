@@ -10,6 +10,7 @@
 import type { HttpHandler } from 'msw';
 import { crudImpl } from './crud.js';
 import { authImpls } from './domain-auth.js';
+import { metricImpls } from './domain-metrics.js';
 import { monitorImpls } from './domain-monitors.js';
 import { productionImpls } from './domain-production.js';
 import { recordingImpls } from './domain-recordings.js';
@@ -66,6 +67,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     generatedClusterScopes: new Set(),
     signedRecordingUrls: new Map(),
     monitorCalls: [],
+    metricVersions: [],
   };
   const impls: Record<string, RouteImpl> = {
     ...authImpls,
@@ -76,6 +78,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     ...webhookImpls,
     ...productionImpls,
     ...monitorImpls,
+    ...metricImpls,
   };
 
   const handlers = ROUTES.map(({ area, name, route }) => {

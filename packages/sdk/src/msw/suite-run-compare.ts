@@ -51,8 +51,25 @@ const passRate = (summary: SuiteRunMetricSummary) => {
   };
 };
 
+/** The metric version each metric's results were scored with in a run (the highest, should it hold two). */
+const versionsOf = (env: MockEnv, run: SuiteRun | null): Map<string, number> => {
+  const versions = new Map<string, number>();
+  for (const row of run ? scoresOf(env, run).values() : []) {
+    for (const result of row.results) {
+      if (result.metric_version == null) continue;
+      versions.set(result.metric_id, Math.max(versions.get(result.metric_id) ?? 0, result.metric_version));
+    }
+  }
+  return versions;
+};
+
 /** One metric of the run against the same metric of the baseline (from the stored summaries). */
-const compareMetric = (metric: SuiteRunMetricSummary, baseline: SuiteRun | null) => {
+const compareMetric = (
+  metric: SuiteRunMetricSummary,
+  baseline: SuiteRun | null,
+  versionNow: Map<string, number>,
+  versionThen: Map<string, number>,
+) => {
   const before = baseline?.metric_summary.find((m) => m.metric_id === metric.metric_id);
   const current = passRate(metric);
   const base = before ? passRate(before) : null;
@@ -75,6 +92,8 @@ const compareMetric = (metric: SuiteRunMetricSummary, baseline: SuiteRun | null)
     baseline: base,
     delta,
     p_value,
+    version: versionNow.get(metric.metric_id) ?? null,
+    baseline_version: before ? (versionThen.get(metric.metric_id) ?? null) : null,
     significant,
     regression: significant && delta !== null && delta < 0,
   };
@@ -129,7 +148,14 @@ const regressedCombinations = (
 
 /** A completed run against its baseline (or against nothing, when `baseline` is null). */
 export const compareRuns = (env: MockEnv, run: SuiteRun, baseline: SuiteRun | null): Comparison => {
-  const metrics = run.metric_summary.map((metric) => compareMetric(metric, baseline));
+  const versionNow = versionsOf(env, run);
+  const versionThen = versionsOf(env, baseline);
+  const metrics = run.metric_summary
+    .map((metric) => compareMetric(metric, baseline, versionNow, versionThen))
+    .map((m) => ({
+      ...m,
+      version_changed: m.version !== null && m.baseline_version !== null && m.version !== m.baseline_version,
+    }));
   return {
     run_id: run.id,
     baseline_run_id: baseline?.id ?? null,
@@ -151,5 +177,11 @@ export const compareRuns = (env: MockEnv, run: SuiteRun, baseline: SuiteRun | nu
         };
       }),
     regressed: metrics.some((m) => m.regression),
+    warnings: metrics
+      .filter((m) => m.version_changed)
+      .map(
+        (m) =>
+          `"${m.metric_name}" was scored with version ${m.version} here and version ${m.baseline_version} in the baseline: part of its change may be the metric's, not the agent's.`,
+      ),
   };
 };

@@ -163,7 +163,16 @@ const score = (env: MockEnv, run: SuiteRun, evaluationId: string, metricIds: str
     const results = metricIds.map((metric_id, i) => {
       const flagged = isFlagged(call, metric_id);
       const rationale = flagged ? 'The agent skipped a required step.' : 'The agent handled the request.';
-      return { metric_id, metric_name: names[i]!, value: !flagged, flagged, rationale, evidence: [] };
+      const metric_version = env.db.metrics.get(metric_id)?.version ?? null;
+      return {
+        metric_id,
+        metric_name: names[i]!,
+        value: !flagged,
+        flagged,
+        rationale,
+        evidence: [],
+        metric_version,
+      };
     });
     const row = env.fixtures.evaluationRow({
       evaluation_id: evaluationId,

@@ -1,4 +1,4 @@
-import { contract, type Metric } from '@voice-eval/contract';
+import { contract, type Metric, type MetricVersion } from '@voice-eval/contract';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -56,6 +56,15 @@ export class Metrics extends Resource {
   /** Update a metric. */
   update(id: string, body: RequestBody<'metrics', 'update'>, options?: RequestOptions): ApiPromise<Metric> {
     return this._client.request(routes.update, { params: { metric_id: id }, body }, options);
+  }
+
+  /** The metric's versions, newest first: what it judged at each change, and which one is in force. */
+  versions(
+    id: string,
+    query?: RequestQuery<'metrics', 'versions'>,
+    options?: RequestOptions,
+  ): PagePromise<MetricVersion> {
+    return this._client.list(routes.versions, { params: { metric_id: id }, query }, options);
   }
 
   /** Promote a draft metric to active. */

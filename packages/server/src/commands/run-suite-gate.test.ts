@@ -17,6 +17,9 @@ const metric = (change: Partial<MetricComparison>): MetricComparison => ({
   p_value: 0.14,
   significant: false,
   regression: false,
+  version: 1,
+  baseline_version: 1,
+  version_changed: false,
   ...change,
 });
 
@@ -24,6 +27,21 @@ const compared = (metrics: MetricComparison[], regressed = false) =>
   fixtures.suiteRunComparison({ baseline_run_id: crypto.randomUUID(), metrics, combinations: [], regressed });
 
 describe('evaluateGate', () => {
+  it("notes the server's warnings, such as a metric scored with two versions, without failing", () => {
+    const comparison = {
+      ...compared([metric({ version: 2, version_changed: true })]),
+      warnings: ['"Greets the caller" was scored with version 2 here and version 1 in the baseline.'],
+    };
+    expect(evaluateGate(completed(0.9), comparison, 0.8)).toEqual({
+      passed: true,
+      reasons: [],
+      notes: [
+        'Greets the caller dropped 40.0 pts (p = 0.140), not significant',
+        'warning: "Greets the caller" was scored with version 2 here and version 1 in the baseline.',
+      ],
+    });
+  });
+
   it('compares the pass rate with the threshold, inclusively', () => {
     expect(evaluateGate(completed(0.8), undefined, 0.8)).toEqual({ passed: true, reasons: [], notes: [] });
     expect(evaluateGate(completed(0.79), undefined, 0.8)).toMatchObject({

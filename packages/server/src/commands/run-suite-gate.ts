@@ -34,10 +34,14 @@ const comparisonOutcome = (comparison: SuiteRunComparison): GateVerdict => {
       : comparison.regressed
         ? ['the server reports a significant regression against the baseline']
         : [];
-  const notes = drops.map(
-    (m) =>
-      `${m.metric_name} dropped ${(Math.abs(m.delta ?? 0) * 100).toFixed(1)} pts (p = ${m.p_value?.toFixed(3) ?? 'n/a'}), not significant`,
-  );
+  const notes = [
+    ...drops.map(
+      (m) =>
+        `${m.metric_name} dropped ${(Math.abs(m.delta ?? 0) * 100).toFixed(1)} pts (p = ${m.p_value?.toFixed(3) ?? 'n/a'}), not significant`,
+    ),
+    // the server's words; absent from servers older than metric versions
+    ...(comparison.warnings ?? []).map((warning) => `warning: ${warning}`),
+  ];
   return { passed: reasons.length === 0, reasons, notes };
 };
 

@@ -107,6 +107,12 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     flaggedMetricId = metrics[0].id;
     baseline = await finished((await startRun(h, h, suite.id)).id);
     scoringBaseline = false;
+    // "Polite" is reworded between the runs: the run scores it with its version 2
+    const reworded = await h.request('PATCH', `/api/v1/metrics/${metrics[1].id}`, {
+      headers: await h.as('MEMBER'),
+      body: { description: 'Was the agent polite and warm?' },
+    });
+    expect(reworded.status).toBe(200);
     run = await finished((await startRun(h, h, suite.id)).id);
     consoleUrl = `${h.url}/console`;
     browser = await launchChromium();
@@ -163,6 +169,10 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     const row = page.getByRole('row', { name: new RegExp(FLAGGED_METRIC) });
     // one call each: 100% to 0% is not significant, but the call regressed
     await expect.poll(() => row.textContent()).toContain('no significant change');
+    // the metric reworded between the runs says so, in its row and above the table
+    await expect.poll(() => page.getByRole('row', { name: /^Polite/ }).textContent()).toContain('v1 → v2');
+    const cautions = page.getByRole('list', { name: 'Before reading the deltas' });
+    expect(await cautions.textContent()).toMatch(/"Polite" was scored with version 2 here and version 1/);
     await expectAccessible(page, 'compare');
     await screenshot(page, 'compare');
 

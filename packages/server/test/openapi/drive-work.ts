@@ -23,6 +23,7 @@ export const driveMetrics = async ({ client, double }: Drive) => {
   await client.metrics.get(parent.id);
   await client.metrics.update(parent.id, { description: 'How the call ended', tags: ['outcome'] });
   await client.metrics.list({ page: 1, page_size: 10, lifecycle: 'active' });
+  await client.metrics.versions(parent.id, { page: 1, page_size: 10 });
   const draft = await client.metrics.createDraft({ name: unique('Draft') });
   await client.metrics.promote(draft.id);
   const key = `refunds_${Math.random().toString(36).slice(2, 8)}`;

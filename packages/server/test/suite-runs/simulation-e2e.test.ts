@@ -103,7 +103,13 @@ describe('a suite run over the text channel', () => {
       .body;
     expect(evaluation).toMatchObject({ status: 'completed', completed_rows: 8 });
 
-    // the agent starts skipping the read-back: the next run regresses
+    // the agent starts skipping the read-back: the next run regresses; and "Polite" is reworded,
+    // so its next scores come from its version 2
+    const reworded = await h.request('PATCH', `/api/v1/metrics/${world.metrics[1]!.id}`, {
+      headers: await h.as('MEMBER'),
+      body: { description: 'Was the agent polite and warm throughout the call?' },
+    });
+    expect(reworded.body).toMatchObject({ version: 2 });
     agent.setOptions({ skipReadbackRate: 1 });
     const second = await finished((await startRun(h, h, world.suite.id)).id);
     expect(second).toMatchObject({ status: 'completed', calls_completed: 8, pass_rate: 0 });
@@ -119,12 +125,37 @@ describe('a suite run over the text channel', () => {
       baseline_pass_rate: 1,
     });
     const readback = compared.metrics.find((m) => m.metric_id === readbackMetricId)!;
-    expect(readback).toMatchObject({ delta: -1, significant: true, regression: true });
+    expect(readback).toMatchObject({
+      delta: -1,
+      significant: true,
+      regression: true,
+      version: 1,
+      baseline_version: 1,
+      version_changed: false,
+    });
     expect(readback.p_value).toBeLessThan(0.001);
     expect(compared.metrics.find((m) => m.metric_id !== readbackMetricId)).toMatchObject({
       delta: 0,
       regression: false,
+      version: 2,
+      baseline_version: 1,
+      version_changed: true,
     });
+    expect(compared.warnings).toEqual([
+      expect.stringMatching(/^"Polite" was scored with version 2 here and version 1 in the baseline/),
+    ]);
+    // each result says which version scored it
+    const scoredRows = async (evaluationId: string | null) =>
+      (await h.request('GET', `/api/v1/evaluations/${evaluationId}/rows?page_size=100`, { headers })).body
+        .items as Array<{ results: Array<{ metric_id: string; metric_version: number }> }>;
+    const politeVersions = async (evaluationId: string | null) =>
+      new Set(
+        (await scoredRows(evaluationId)).flatMap((row) =>
+          row.results.filter((r) => r.metric_id === world.metrics[1]!.id).map((r) => r.metric_version),
+        ),
+      );
+    expect(await politeVersions(first.evaluation_id)).toEqual(new Set([1]));
+    expect(await politeVersions(second.evaluation_id)).toEqual(new Set([2]));
     const regressed = compared.combinations.flatMap((c) => c.regressed_calls.map((r) => r.conversation_id));
     const secondCalls = (
       await h.request('GET', `/api/v1/suite-runs/${second.id}/calls?page_size=100`, { headers })
@@ -144,6 +175,35 @@ describe('a suite run over the text channel', () => {
       agent_name: world.agent.name,
       scenario_names: expect.arrayContaining(world.scenarios.map((s: { name: string }) => s.name)),
     });
+  }, 120_000);
+
+  it('warns when a metric was flagged under another failure policy than in the baseline', async () => {
+    const world = await makeRunnableSuite(h, h, {
+      connection: { kind: 'openai_chat', base_url: agent.chatBaseUrl, model: 'clinic-agent' },
+      scenario: () => ({ description: 'Book a checkup.', required_info: { name: 'Ada', date: 'June 2' } }),
+      metrics: [{ name: 'Reads back the date (policy)', metric_type: 'boolean' }],
+      suite: { default_runs_per_combination: 4 },
+    });
+    readbackMetricId = world.metrics[0]!.id;
+    agent.setOptions({ skipReadbackRate: 0 });
+    const first = await finished((await startRun(h, h, world.suite.id)).id);
+    expect(first.pass_rate).toBe(1);
+    // the workspace now counts a read-back as the failure: the same answers, flagged the other way
+    const policies = await h.request('PUT', '/api/v1/evaluator-results/failure-policies', {
+      headers: await h.as('ADMIN'),
+      body: { policies: { [readbackMetricId]: { failure_values: ['true'] } } },
+    });
+    expect(policies.status, JSON.stringify(policies.body)).toBe(200);
+    const second = await finished((await startRun(h, h, world.suite.id)).id);
+    expect(second.pass_rate).toBe(0);
+    const compared = SuiteRunComparisonSchema.parse(
+      (await h.request('GET', `/api/v1/suite-runs/${second.id}/compare`, { headers: await h.as('READER') }))
+        .body,
+    );
+    expect(compared.metrics[0]).toMatchObject({ regression: true, version: 1, version_changed: false });
+    expect(compared.warnings).toEqual([
+      '"Reads back the date (policy)" was flagged under a different failure policy here than in the baseline: part of its change may be the policy\'s, not the agent\'s.',
+    ]);
   }, 120_000);
 
   it('gates a release with voice-eval run-suite: 0 on a pass, 1 on a significant drop', async () => {
@@ -181,8 +241,17 @@ describe('a suite run over the text channel', () => {
     const pass = await gate();
     expect(pass.code, pass.out).toBe(RUN_SUITE_EXIT.passed);
     agent.setOptions({ skipReadbackRate: 1 });
+    const edited = await h.request('PATCH', `/api/v1/metrics/${readbackMetricId}`, {
+      headers: await h.as('MEMBER'),
+      body: { example: 'Agent: "So that\'s Tuesday, May 5 at 9 AM."' },
+    });
+    expect(edited.body.version).toBe(2);
     const drop = await gate();
     expect(drop.code, drop.out).toBe(RUN_SUITE_EXIT.gateFailed);
+    // the gate still fails on the drop, and says the metric changed between the runs
+    expect(drop.out).toMatch(
+      /warning: "Reads back the date \(gate\)" was scored with version 2 here and version 1/,
+    );
     expect(drop.out).toMatch(/run-[0-9a-f]{8}-\d{4}/);
   }, 120_000);
 });

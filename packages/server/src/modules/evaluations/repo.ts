@@ -75,6 +75,10 @@ export const findEvaluation = (db: Knex, scope: Scope, id: string): Promise<Eval
     .where({ organization_id: scope.organizationId, workspace_id: scope.workspaceId, id })
     .first();
 
+/** The metric definitions an evaluation froze when it started (any tenant: the caller found it). */
+export const frozenMetrics = async (db: Knex, id: string): Promise<MetricSnapshot[]> =>
+  ((await db('evaluations').where({ id }).first('metrics'))?.metrics as MetricSnapshot[] | undefined) ?? [];
+
 /** Locks an evaluation of the workspace until the transaction ends (cancel against completion). */
 export const lockEvaluation = (trx: Knex, scope: Scope, id: string): Promise<EvaluationRecord | undefined> =>
   trx('evaluations')

@@ -34,6 +34,8 @@ export type MetricSnapshot = {
    * taken before discovery was stored, means false.
    */
   allow_discovery?: boolean;
+  /** The metric's version when the evaluation started; absent in snapshots taken before versions. */
+  version?: number;
 };
 
 /**
@@ -61,6 +63,7 @@ export const snapshotMetric = (metric: Metric, policy: PolicyRule = inferPolicy(
   return {
     id: metric.id,
     name: metric.name,
+    version: metric.version,
     description: metric.description,
     metric_type: metric.metric_type,
     selection_mode: metric.metric_type === 'category' ? (metric.selection_mode ?? 'single_choice') : null,
@@ -171,6 +174,7 @@ export const readScores = (
       flagged: isFailure(metric.policy, read.value),
       rationale: metric.capture_rationale ? score.rationale : null,
       evidence: metric.capture_rationale ? placeQuotes(turns, score.evidence) : [],
+      metric_version: metric.version ?? null,
     });
   }
   return { ok: true, results, flagged: results.some((r) => r.flagged) };

@@ -107,6 +107,7 @@ const notSampled = (metric: MetricSnapshot): EvaluationResult => ({
   flagged: false,
   rationale: 'Not sampled: the monitor judges a share of calls, and this one was not in it.',
   evidence: [],
+  metric_version: metric.version ?? null,
 });
 
 /**

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps.js';
 import { lockDispatch } from '../../dispatch/repo.js';
 import { ApiError, notFound } from '../../errors.js';
 import { activeMetricIdsBySlug } from '../metrics/service.js';
+import type { PolicyRule } from './failure-policies.js';
 import * as repo from './repo.js';
 import type { EvaluationRowError } from './score.js';
 
@@ -159,3 +160,17 @@ export const cancelEvaluation = async (deps: Deps, ctx: RequestContext, id: stri
   wakeDispatch(deps);
   return (await hydrate(deps, [row]))[0]!;
 };
+
+/**
+ * The failure policy each metric of an evaluation was flagged under, as the evaluation froze it
+ * (metric id -> rule); empty for no evaluation.
+ */
+export const frozenPolicies = async (
+  deps: Deps,
+  evaluationId: string | null,
+): Promise<Map<string, PolicyRule>> =>
+  new Map(
+    evaluationId
+      ? (await repo.frozenMetrics(deps.db, evaluationId)).map((metric) => [metric.id, metric.policy])
+      : [],
+  );

@@ -33,5 +33,6 @@ export const measuredResult = (
         ? `Measured from the call's audio: ${metric.voice_measure} = ${value}.`
         : null,
     evidence: [],
+    metric_version: metric.version ?? null,
   };
 };

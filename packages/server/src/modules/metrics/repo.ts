@@ -33,6 +33,8 @@ export type MetricRow = {
   allow_discovery: boolean;
   compare_transcripts: boolean;
   lifecycle: MetricLifecycle;
+  /** The current version's number; a child's is its parent's. */
+  version: number;
   promoted_from_draft_at: Date | null;
   studio_notes: string;
   created_by: string;
@@ -41,7 +43,10 @@ export type MetricRow = {
 };
 
 /** Columns a create writes (the rest have defaults). */
-export type MetricWrite = Omit<MetricRow, 'id' | 'created_at' | 'updated_at' | 'promoted_from_draft_at'>;
+export type MetricWrite = Omit<
+  MetricRow,
+  'id' | 'created_at' | 'updated_at' | 'promoted_from_draft_at' | 'version'
+>;
 
 /** The organization and the workspace a request acts in. */
 export type Scope = { organizationId: string; workspaceId: string };

@@ -6,6 +6,7 @@ import { fromDiscovered } from './from-discovered.js';
 import { generateMetric } from './generate.js';
 import { parseBulk } from './parse-bulk.js';
 import * as service from './service.js';
+import { listVersions } from './versions.js';
 
 const s = initServer();
 
@@ -43,6 +44,10 @@ export const metricRoutes = (deps: Deps) =>
     update: async ({ params, body, req }) => ({
       status: 200,
       body: await service.updateMetric(deps, contextOf(req), params.metric_id, body),
+    }),
+    versions: async ({ params, query, req }) => ({
+      status: 200,
+      body: await listVersions(deps, contextOf(req), params.metric_id, query),
     }),
     promote: async ({ params, req }) => ({
       status: 200,

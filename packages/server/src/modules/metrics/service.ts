@@ -1,6 +1,6 @@
 import type { Metric, MetricCreateBody, MetricUpdateBody, PageQuery } from '@voice-eval/contract';
 import type { Knex } from 'knex';
-import type { RequestContext } from '../../context.js';
+import { actorLabel, type RequestContext } from '../../context.js';
 import { paginate } from '../../db/paginate.js';
 import { iso, isoOrNull, isUniqueViolation } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
@@ -14,6 +14,7 @@ import {
   updateValues,
   violation,
 } from './rules.js';
+import { currentDefinition, recordFirstVersion, recordVersionIfChanged } from './versions.js';
 
 type Child = Metric['children'][number];
 
@@ -42,6 +43,7 @@ const toChild = (row: repo.MetricRow): Child => ({
   allow_discovery: row.allow_discovery,
   compare_transcripts: row.compare_transcripts,
   lifecycle: row.lifecycle,
+  version: row.version,
   promoted_from_draft_at: isoOrNull(row.promoted_from_draft_at),
   studio_notes: row.studio_notes,
   created_at: iso(row.created_at),
@@ -73,10 +75,15 @@ const withChildren = async (db: Knex, rows: repo.MetricRow[]): Promise<Metric[]>
 const nameTaken = (name: string) =>
   new ApiError('conflict', `A metric named "${name}" already exists in this scope.`);
 
-/** Inserts a metric, mapping the unique name index to 409 and a vanished parent to 422. */
+/**
+ * Inserts a metric, mapping the unique name index to 409 and a vanished parent to 422. A top-level
+ * metric gets its version 1; a child is a change of its parent's (see `createMetric`).
+ */
 export const insertMetric = async (db: Knex, values: repo.MetricWrite): Promise<repo.MetricRow> => {
   try {
-    return await repo.insertMetric(db, values);
+    const row = await repo.insertMetric(db, values);
+    if (!row.parent_metric_id) await recordFirstVersion(db, row, row.created_at);
+    return row;
   } catch (error) {
     if (isUniqueViolation(error, 'metrics_name_unique')) throw nameTaken(values.name);
     if ((error as { code?: string }).code === '23503')
@@ -86,8 +93,9 @@ export const insertMetric = async (db: Knex, values: repo.MetricWrite): Promise<
 };
 
 /**
- * Creates a metric (rules 1-4 of the spec), active or as a draft. The parent is share-locked so
- * it cannot stop being a category, or be promoted, while the child is inserted.
+ * Creates a metric (rules 1-4 of the spec), active or as a draft. The parent is locked so it
+ * cannot stop being a category, or be promoted, while the child is inserted; a new child (a new
+ * label) makes the parent's next version.
  */
 export const createMetric = async (
   deps: Deps,
@@ -98,14 +106,18 @@ export const createMetric = async (
   deps.db.transaction(async (trx) => {
     let parent: repo.MetricRow | null = null;
     if (body.parent_metric_id) {
-      const found = await repo.findMetric(trx, ctx, body.parent_metric_id).forShare();
+      const found = await repo.findMetric(trx, ctx, body.parent_metric_id).forUpdate();
       checkChild(found, body, lifecycle);
       parent = found!;
     }
     const values = newMetricValues(ctx, body, lifecycle, parent);
     if (!parent) checkTopLevel(values, 0);
     checkVoiceMetric(values);
-    return toMetric(await insertMetric(trx, values));
+    if (!parent) return toMetric(await insertMetric(trx, values));
+    const before = await currentDefinition(trx, parent);
+    const row = await insertMetric(trx, values);
+    const version = await recordVersionIfChanged(trx, parent.id, before, actorLabel(ctx), deps.now());
+    return toMetric({ ...row, version });
   });
 
 /** A visible metric with its children (any lifecycle: a child's always equals its parent's). */
@@ -130,7 +142,23 @@ export const listMetrics = async (
   return { ...page, items: await withChildren(deps.db, page.items) };
 };
 
-/** Applies a partial update, re-checking rules 1-4 on the result (the row is locked meanwhile). */
+/**
+ * Locks a metric and the top-level metric of its family (itself, or its parent, locked first so
+ * that every writer of a family takes the locks in one order), with what the family judges now.
+ */
+const lockFamily = async (trx: Knex, ctx: RequestContext, id: string) => {
+  const found = await repo.findMetric(trx, ctx, id);
+  if (!found) throw notFound('Metric');
+  const top = await repo.findMetric(trx, ctx, found.parent_metric_id ?? id).forUpdate();
+  const current = found.parent_metric_id ? await repo.findMetric(trx, ctx, id).forUpdate() : top;
+  if (!top || !current) throw notFound('Metric');
+  return { current, top, before: await currentDefinition(trx, top) };
+};
+
+/**
+ * Applies a partial update, re-checking rules 1-4 on the result (the rows are locked meanwhile).
+ * A change to what the metric judges (a child's too) makes the family's next version.
+ */
 export const updateMetric = async (
   deps: Deps,
   ctx: RequestContext,
@@ -138,8 +166,7 @@ export const updateMetric = async (
   body: MetricUpdateBody,
 ): Promise<Metric> =>
   deps.db.transaction(async (trx) => {
-    const current = await repo.findMetric(trx, ctx, id).forUpdate();
-    if (!current) throw notFound('Metric');
+    const { current, top, before } = await lockFamily(trx, ctx, id);
     const patch = updateValues(current, body);
     if (!current.parent_metric_id) checkTopLevel({ ...current, ...patch }, await repo.childCount(trx, id));
     checkVoiceMetric({ ...current, ...patch });
@@ -150,7 +177,8 @@ export const updateMetric = async (
       if (isUniqueViolation(error, 'metrics_name_unique')) throw nameTaken(body.name ?? current.name);
       throw error;
     }
-    const [metric] = await withChildren(trx, [row]);
+    const version = await recordVersionIfChanged(trx, top.id, before, actorLabel(ctx), deps.now());
+    const [metric] = await withChildren(trx, [{ ...row, version }]);
     return metric!;
   });
 
@@ -178,8 +206,7 @@ export const promoteMetric = async (deps: Deps, ctx: RequestContext, id: string)
  */
 export const deleteMetric = async (deps: Deps, ctx: RequestContext, id: string): Promise<void> =>
   deps.db.transaction(async (trx) => {
-    const current = await repo.findMetric(trx, ctx, id).forUpdate();
-    if (!current) throw notFound('Metric');
+    const { current, top, before } = await lockFamily(trx, ctx, id);
     const ids = [id, ...(await repo.childrenOf(trx, [id])).map((child) => child.id)];
     const references = await repo.referenceCount(trx, ids);
     if (references > 0) {
@@ -189,6 +216,9 @@ export const deleteMetric = async (deps: Deps, ctx: RequestContext, id: string):
       );
     }
     await repo.deleteMetric(trx, id);
+    // a label removed changes what its parent judges
+    if (current.parent_metric_id)
+      await recordVersionIfChanged(trx, top.id, before, actorLabel(ctx), deps.now());
   });
 
 /**

@@ -1,10 +1,12 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { SuiteRunComparison } from '@voice-eval/contract';
 import type { RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
+import { fisherExactTwoSided, wilsonInterval } from '../../stats/index.js';
+import { frozenPolicies } from '../evaluations/service.js';
 import * as repo from './repo.js';
 import { findRunOr404 } from './service.js';
-import { fisherExactTwoSided, wilsonInterval } from '../../stats/index.js';
 import { callPassed, metricSummaries, type ScoredCall, scoredCalls } from './summaries.js';
 
 /** A drop is reported as a regression only when the Fisher test puts it below this p-value. */
@@ -28,15 +30,65 @@ const overallRate = (calls: readonly ScoredCall[]) => {
   return scored.length === 0 ? null : scored.filter(Boolean).length / scored.length;
 };
 
-/** Per metric: pass rates with Wilson intervals, the delta and Fisher's exact test on it. */
+/** The metric version each metric's results were scored with (the highest, should a run hold two). */
+const versionsOf = (calls: readonly ScoredCall[]): Map<string, number> => {
+  const versions = new Map<string, number>();
+  for (const call of calls) {
+    for (const result of call.results ?? []) {
+      if (result.metric_version == null) continue;
+      versions.set(result.metric_id, Math.max(versions.get(result.metric_id) ?? 0, result.metric_version));
+    }
+  }
+  return versions;
+};
+
+/** The warning a metric scored with two versions earns. */
+export const versionWarning = (metric: Pick<Metric, 'metric_name' | 'version' | 'baseline_version'>) =>
+  `"${metric.metric_name}" was scored with version ${metric.version} here and version ${metric.baseline_version} in the baseline: part of its change may be the metric's, not the agent's.`;
+
+/**
+ * Metrics flagged under a different failure policy in the two runs (a workspace's policy is not
+ * part of the metric's version, but moves its pass rate just the same).
+ */
+const policyWarnings = async (
+  deps: Deps,
+  metrics: readonly Metric[],
+  run: repo.RunRecord,
+  baseline: repo.RunRecord | null,
+): Promise<string[]> => {
+  if (!baseline) return [];
+  const [now, then] = await Promise.all([
+    frozenPolicies(deps, run.evaluation_id),
+    frozenPolicies(deps, baseline.evaluation_id),
+  ]);
+  return metrics
+    .filter((m) => {
+      const a = now.get(m.metric_id);
+      const b = then.get(m.metric_id);
+      return a !== undefined && b !== undefined && !isDeepStrictEqual(a, b);
+    })
+    .map(
+      (m) =>
+        `"${m.metric_name}" was flagged under a different failure policy here than in the baseline: part of its change may be the policy's, not the agent's.`,
+    );
+};
+
+/**
+ * Per metric: pass rates with Wilson intervals, the delta and Fisher's exact test on it, and the
+ * metric versions each run was scored with.
+ */
 const compareMetrics = (current: readonly ScoredCall[], baseline: readonly ScoredCall[] | null): Metric[] => {
   const before = new Map((baseline ? metricSummaries(baseline) : []).map((m) => [m.metric_id, m]));
+  const versionNow = versionsOf(current);
+  const versionThen = versionsOf(baseline ?? []);
   return metricSummaries(current).map((now) => {
     const then = before.get(now.metric_id);
     const comparable = Boolean(then && then.scored > 0 && now.scored > 0);
     const delta = comparable ? now.passed / now.scored - then!.passed / then!.scored : null;
     const p = comparable ? fisherExactTwoSided(now.passed, now.flagged, then!.passed, then!.flagged) : null;
     const significant = p !== null && p < SIGNIFICANCE_LEVEL;
+    const version = versionNow.get(now.metric_id) ?? null;
+    const baselineVersion = then ? (versionThen.get(now.metric_id) ?? null) : null;
     return {
       metric_id: now.metric_id,
       metric_name: now.metric_name,
@@ -46,6 +98,9 @@ const compareMetrics = (current: readonly ScoredCall[], baseline: readonly Score
       p_value: p,
       significant,
       regression: significant && delta !== null && delta < 0,
+      version,
+      baseline_version: baselineVersion,
+      version_changed: version !== null && baselineVersion !== null && version !== baselineVersion,
     };
   });
 };
@@ -146,5 +201,9 @@ export const compareRun = async (
     combinations: before ? regressedCalls(current, before) : [],
     voice: compareVoice(run.voice_summary, baseline?.voice_summary ?? null),
     regressed: metrics.some((m) => m.regression),
+    warnings: [
+      ...metrics.filter((m) => m.version_changed).map(versionWarning),
+      ...(await policyWarnings(deps, metrics, run, baseline)),
+    ],
   };
 };

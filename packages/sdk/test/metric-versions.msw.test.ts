@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { createRunnableSuite, useMockApi } from './helpers.js';
+
+const { client } = useMockApi();
+const fast = { intervalMs: 1 };
+
+describe('metric versions in the mock store', () => {
+  it('makes version 1 on create and the next on a change to what the metric judges', async () => {
+    const metric = await client().metrics.create({ name: 'Greets', description: 'Did the agent greet?' });
+    expect(metric.version).toBe(1);
+    expect((await client().metrics.update(metric.id, { tags: ['greeting'] })).version).toBe(1);
+    const changed = await client().metrics.update(metric.id, { description: 'Did the agent greet by name?' });
+    expect(changed.version).toBe(2);
+    const versions = await client().metrics.versions(metric.id);
+    expect(versions.items.map((v) => [v.version, v.status, v.definition.description])).toEqual([
+      [2, 'active', 'Did the agent greet by name?'],
+      [1, 'superseded', 'Did the agent greet?'],
+    ]);
+    const draft = await client().metrics.createDraft({ name: 'Idea' });
+    expect((await client().metrics.versions(draft.id)).items).toMatchObject([
+      { version: 1, status: 'draft' },
+    ]);
+  });
+
+  it('scores with the current version and warns when compare spans two', async () => {
+    const { suite, metricIds } = await createRunnableSuite(client());
+    const first = await client().suiteRuns.waitFor((await client().suiteRuns.create(suite.id)).id, fast);
+    await client().metrics.update(metricIds[0]!, { description: 'Reworded' });
+    const second = await client().suiteRuns.waitFor((await client().suiteRuns.create(suite.id)).id, fast);
+    const compared = await client().suiteRuns.compare(second.id, { baseline_run_id: first.id });
+    expect(compared.metrics.map((m) => [m.version, m.baseline_version, m.version_changed])).toEqual([
+      [2, 1, true],
+      [1, 1, false],
+    ]);
+    expect(compared.warnings).toHaveLength(1);
+    expect(compared.warnings[0]).toMatch(/was scored with version 2 here and version 1 in the baseline/);
+  });
+});
