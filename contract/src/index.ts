@@ -126,6 +126,7 @@ export * from './resources/evaluator.js';
 export * from './resources/evaluator-suite.js';
 export * from './resources/integration.js';
 export * from './resources/invitation.js';
+export * from './resources/label.js';
 export * from './resources/metric.js';
 export * from './resources/metric-clusters.js';
 export * from './resources/monitor.js';

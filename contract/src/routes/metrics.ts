@@ -2,6 +2,13 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { EmptyBodySchema, IdParam, PageQuerySchema, pageOf } from '../common.js';
 import {
+  HumanLabelBodySchema,
+  HumanLabelListQuerySchema,
+  HumanLabelSchema,
+  MetricAgreementQuerySchema,
+  MetricAgreementSchema,
+} from '../resources/label.js';
+import {
   FromDiscoveredBodySchema,
   MetricCreateBodySchema,
   MetricDraftBodySchema,
@@ -17,6 +24,7 @@ import {
 
 const c = initContract();
 const metricId = z.object({ metric_id: IdParam });
+const labelItem = z.object({ metric_id: IdParam, call_import_row_id: IdParam });
 
 export const metrics = c.router({
   create: {
@@ -83,6 +91,38 @@ export const metrics = c.router({
     query: PageQuerySchema,
     responses: { 200: pageOf(MetricVersionSchema) },
     summary: "List a metric's versions, newest first",
+  },
+  labels: {
+    method: 'GET',
+    path: '/api/v1/metrics/:metric_id/labels',
+    pathParams: metricId,
+    query: PageQuerySchema.merge(HumanLabelListQuerySchema),
+    responses: { 200: pageOf(HumanLabelSchema) },
+    summary: "List people's labels of calls on a metric, newest first",
+  },
+  setLabel: {
+    method: 'PUT',
+    path: '/api/v1/metrics/:metric_id/labels/:call_import_row_id',
+    pathParams: labelItem,
+    body: HumanLabelBodySchema,
+    responses: { 200: HumanLabelSchema },
+    summary: 'Label a call on a metric (your label; it replaces the one you gave before)',
+  },
+  deleteLabel: {
+    method: 'DELETE',
+    path: '/api/v1/metrics/:metric_id/labels/:call_import_row_id',
+    pathParams: labelItem,
+    body: c.noBody(),
+    responses: { 204: c.noBody() },
+    summary: 'Withdraw your label of a call on a metric',
+  },
+  agreement: {
+    method: 'GET',
+    path: '/api/v1/metrics/:metric_id/agreement',
+    pathParams: metricId,
+    query: MetricAgreementQuerySchema,
+    responses: { 200: MetricAgreementSchema },
+    summary: "How well the judge agrees with people's labels on a version of the metric",
   },
   promote: {
     method: 'POST',

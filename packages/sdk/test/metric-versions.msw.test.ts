@@ -36,3 +36,32 @@ describe('metric versions in the mock store', () => {
     expect(compared.warnings[0]).toMatch(/was scored with version 2 here and version 1 in the baseline/);
   });
 });
+
+describe('labels and agreement in the mock store', () => {
+  it("stores one label per call for the mock's user and measures the mock judge against them", async () => {
+    const { suite, metricIds } = await createRunnableSuite(client());
+    const run = await client().suiteRuns.waitFor((await client().suiteRuns.create(suite.id)).id, fast);
+    const rows = await client().evaluations.listRows(run.evaluation_id!, { page_size: 10 });
+    const [first, second] = rows.items;
+    const metricId = metricIds[0]!;
+    // the mock judge passes or flags a boolean
+    const judged = (row: typeof first): boolean =>
+      row?.results.find((r) => r.metric_id === metricId)?.value === true;
+    await client().metrics.setLabel(metricId, first!.call_import_row_id, { value: judged(first) });
+    await client().metrics.setLabel(metricId, second!.call_import_row_id, { value: true });
+    const replaced = await client().metrics.setLabel(metricId, second!.call_import_row_id, {
+      value: !judged(second),
+      note: 'The judge missed it.',
+    });
+    expect(replaced).toMatchObject({
+      note: 'The judge missed it.',
+      conversation_id: second!.conversation_id,
+    });
+    expect((await client().metrics.labels(metricId)).total).toBe(2);
+    const agreement = await client().metrics.agreement(metricId);
+    expect(agreement).toMatchObject({ n: 2, version: 1, categorical: { accuracy: { estimate: 0.5 } } });
+    expect(agreement.disagreements.map((d) => d.call_import_row_id)).toEqual([second!.call_import_row_id]);
+    await client().metrics.deleteLabel(metricId, second!.call_import_row_id);
+    expect((await client().metrics.agreement(metricId)).n).toBe(1);
+  });
+});

@@ -28,6 +28,7 @@ import { evaluatorSuiteRoutes } from './modules/evaluator-suites/routes.js';
 import { evaluatorRoutes } from './modules/evaluators/routes.js';
 import { integrationRoutes } from './modules/integrations/routes.js';
 import { invitationPreviewRoute, invitationRoutes } from './modules/invitations/routes.js';
+import { labelRoutes } from './modules/labels/routes.js';
 import { metricRoutes } from './modules/metrics/routes.js';
 import { monitorRoutes } from './modules/monitors/routes.js';
 import { personaRoutes } from './modules/personas/routes.js';
@@ -154,7 +155,7 @@ export const createApp = (deps: Deps): Express => {
   mount(api.workspaces, workspaceRoutes(deps));
   mount(api.apiKeys, apiKeyRoutes(deps));
   mount(api.invitations, invitationRoutes(deps));
-  mount(api.metrics, metricRoutes(deps));
+  mount(api.metrics, { ...metricRoutes(deps), ...labelRoutes(deps) });
   mount(api.voiceBundles, voiceBundleRoutes(deps));
   mount(api.callImportSchemas, callImportSchemaRoutes(deps));
   mount(api.callImports, { ...callImportRoutes(deps), dispatchDiagnostics: dispatchDiagnosticsRoute(deps) });

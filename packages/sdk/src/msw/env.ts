@@ -1,4 +1,4 @@
-import type { MetricVersion, MonitorCall } from '@voice-eval/contract';
+import type { HumanLabel, MetricVersion, MonitorCall } from '@voice-eval/contract';
 import type { Fixtures } from './fixture-types.js';
 import type { MockReply, ParsedRequest } from './respond.js';
 import type { Sequence } from './sample.js';
@@ -19,6 +19,8 @@ export interface MockEnv {
   monitorCalls: Array<MonitorCall & { monitor_id: string }>;
   /** Each metric's versions as they were made (their `status` is read against the metric). */
   metricVersions: MetricVersion[];
+  /** People's labels of calls on metrics (one per person, call and metric). */
+  humanLabels: HumanLabel[];
 }
 
 /** The implementation of one route in the default handlers. */

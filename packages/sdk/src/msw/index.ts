@@ -68,6 +68,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     signedRecordingUrls: new Map(),
     monitorCalls: [],
     metricVersions: [],
+    humanLabels: [],
   };
   const impls: Record<string, RouteImpl> = {
     ...authImpls,
@@ -96,6 +97,8 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     env.generatedClusterScopes.clear();
     env.signedRecordingUrls.clear();
     env.monitorCalls.length = 0;
+    env.metricVersions.length = 0;
+    env.humanLabels.length = 0;
     seq.reset();
     requests = 0;
     env.db.workspaces.create(env.fixtures.defaultWorkspace());

@@ -1,4 +1,10 @@
-import { contract, type Metric, type MetricVersion } from '@voice-eval/contract';
+import {
+  contract,
+  type HumanLabel,
+  type Metric,
+  type MetricAgreement,
+  type MetricVersion,
+} from '@voice-eval/contract';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -65,6 +71,47 @@ export class Metrics extends Resource {
     options?: RequestOptions,
   ): PagePromise<MetricVersion> {
     return this._client.list(routes.versions, { params: { metric_id: id }, query }, options);
+  }
+
+  /** People's labels of calls on the metric, newest first (filter by call or by who labelled). */
+  labels(
+    id: string,
+    query?: RequestQuery<'metrics', 'labels'>,
+    options?: RequestOptions,
+  ): PagePromise<HumanLabel> {
+    return this._client.list(routes.labels, { params: { metric_id: id }, query }, options);
+  }
+
+  /** Label a call (a call-import row) on the metric: your label, replacing the one you gave before. */
+  setLabel(
+    id: string,
+    callImportRowId: string,
+    body: RequestBody<'metrics', 'setLabel'>,
+    options?: RequestOptions,
+  ): ApiPromise<HumanLabel> {
+    return this._client.request(
+      routes.setLabel,
+      { params: { metric_id: id, call_import_row_id: callImportRowId }, body },
+      options,
+    );
+  }
+
+  /** Withdraw your label of a call on the metric. */
+  deleteLabel(id: string, callImportRowId: string, options?: RequestOptions): ApiPromise<void> {
+    return this._client.request(
+      routes.deleteLabel,
+      { params: { metric_id: id, call_import_row_id: callImportRowId } },
+      options,
+    );
+  }
+
+  /** How well the judge agrees with people's labels on a version of the metric (the current one by default). */
+  agreement(
+    id: string,
+    query?: RequestQuery<'metrics', 'agreement'>,
+    options?: RequestOptions,
+  ): ApiPromise<MetricAgreement> {
+    return this._client.request(routes.agreement, { params: { metric_id: id }, query }, options);
   }
 
   /** Promote a draft metric to active. */

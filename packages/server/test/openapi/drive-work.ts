@@ -93,6 +93,13 @@ export const driveCalls = async ({ client, double }: Drive) => {
   await client.evaluations.cancel(evaluation.id);
   double.setLatency(0);
 
+  // people's labels of a call on the metric, and the judge's agreement with them
+  const labelled = (await client.callImports.get(imported.id)).rows[0]!;
+  await client.metrics.setLabel(metric.id, labelled.id, { value: false, note: 'Refund never offered.' });
+  await client.metrics.labels(metric.id, { call_import_row_id: labelled.id });
+  await client.metrics.agreement(metric.id, { version: 1 });
+  await client.metrics.deleteLabel(metric.id, labelled.id);
+
   await client.evaluatorResults.metricClusters({ scope_key: 'never', since: '2026-01-01T00:00:00Z' });
   await client.evaluatorResults.generateMetricClusters({ scope_key: 'conformance', job_id: evaluation.id });
   await client.evaluatorResults.failurePolicies();

@@ -251,3 +251,17 @@ export const writeTranscript = (
       diarised_transcript_error: null,
       updated_at: now,
     });
+
+/** Rows of the workspace's call imports among `ids`, with their conversation and import. */
+export const visibleRows = (
+  db: Knex,
+  scope: { organizationId: string; workspaceId: string },
+  ids: readonly string[],
+): Promise<Array<{ id: string; call_import_id: string; conversation_id: string }>> =>
+  ids.length === 0
+    ? Promise.resolve([])
+    : db('call_import_rows as r')
+        .join('call_imports as ci', 'ci.id', 'r.call_import_id')
+        .where({ 'ci.organization_id': scope.organizationId, 'ci.workspace_id': scope.workspaceId })
+        .whereIn('r.id', [...new Set(ids)])
+        .select('r.id', 'r.call_import_id', 'r.conversation_id');

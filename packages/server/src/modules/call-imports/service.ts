@@ -159,3 +159,14 @@ export const deleteCallImport = async (deps: Deps, ctx: RequestContext, id: stri
     });
   }
 };
+
+/** A call of the workspace, as another module names it: its row, conversation and import. */
+export type CallRef = { id: string; call_import_id: string; conversation_id: string };
+
+/** The calls (call-import rows) of the workspace among `ids`, by id; others' and unknown ids are absent. */
+export const visibleCallRows = async (
+  deps: Deps,
+  ctx: RequestContext,
+  ids: readonly string[],
+): Promise<Map<string, CallRef>> =>
+  new Map((await rows.visibleRows(deps.db, ctx, ids)).map((row) => [row.id, row]));

@@ -217,3 +217,29 @@ export const updateEvaluation = async (trx: Knex, id: string, patch: Partial<Eva
   const [row] = await trx('evaluations').where({ id }).update(patch).returning('*');
   return row as EvaluationRecord;
 };
+
+/**
+ * The judge's value and flag for `metricId` scored with `version` on each of these call rows of
+ * the workspace: from the most recently completed evaluation row that has one.
+ */
+export const judgedResults = async (
+  db: Knex,
+  scope: Scope,
+  metricId: string,
+  version: number,
+  callRowIds: readonly string[],
+): Promise<Array<{ call_import_row_id: string; value: EvaluationResult['value']; flagged: boolean }>> => {
+  if (callRowIds.length === 0) return [];
+  const result = await db.raw(
+    `select distinct on (er.call_import_row_id) er.call_import_row_id, r.value -> 'value' as value,
+            coalesce((r.value ->> 'flagged')::boolean, false) as flagged
+       from evaluation_rows er
+      cross join lateral jsonb_array_elements(er.results) r
+      where er.organization_id = ? and er.workspace_id = ? and er.status = 'completed'
+        and er.call_import_row_id = any(?::uuid[])
+        and r.value ->> 'metric_id' = ? and (r.value ->> 'metric_version')::int = ?
+      order by er.call_import_row_id, er.completed_at desc nulls last, er.id`,
+    [scope.organizationId, scope.workspaceId, [...new Set(callRowIds)], metricId, version],
+  );
+  return result.rows;
+};

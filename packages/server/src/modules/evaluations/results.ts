@@ -121,7 +121,7 @@ const readCategory = (metric: MetricSnapshot, value: unknown): Read => {
 };
 
 /** Reads a judge's value as the metric's type asks (numbers and booleans given as strings are accepted). */
-const readValue = (metric: MetricSnapshot, value: unknown): Read => {
+export const readValue = (metric: MetricSnapshot, value: unknown): Read => {
   if (value === null) return { ok: true, value: null };
   switch (metric.metric_type) {
     case 'boolean':

@@ -1,4 +1,10 @@
-import type { Evaluation, EvaluationRow, EvaluationStatus, PageQuery } from '@voice-eval/contract';
+import type {
+  Evaluation,
+  EvaluationResult,
+  EvaluationRow,
+  EvaluationStatus,
+  PageQuery,
+} from '@voice-eval/contract';
 import { actorLabel, type RequestContext } from '../../context.js';
 import { paginate } from '../../db/paginate.js';
 import { iso, isoOrNull } from '../../db/rows.js';
@@ -173,4 +179,22 @@ export const frozenPolicies = async (
     evaluationId
       ? (await repo.frozenMetrics(deps.db, evaluationId)).map((metric) => [metric.id, metric.policy])
       : [],
+  );
+
+/**
+ * What the judge said of each of these calls on a metric version (the latest completed score made
+ * with that version), by call row id.
+ */
+export const judgedValues = async (
+  deps: Deps,
+  ctx: RequestContext,
+  metricId: string,
+  version: number,
+  callRowIds: readonly string[],
+): Promise<Map<string, { value: EvaluationResult['value']; flagged: boolean }>> =>
+  new Map(
+    (await repo.judgedResults(deps.db, ctx, metricId, version, callRowIds)).map((r) => [
+      r.call_import_row_id,
+      { value: r.value, flagged: r.flagged },
+    ]),
   );

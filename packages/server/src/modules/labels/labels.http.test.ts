@@ -1,0 +1,200 @@
+import { HumanLabelSchema, MetricAgreementSchema, pageOf } from '@voice-eval/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem } from '../../../test/access-rules.js';
+import {
+  callRows,
+  makeImport,
+  makeMetric,
+  settled,
+  startEvaluation,
+} from '../../../test/factories/evaluations.js';
+import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
+import { defaultAnswer, type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
+import { AGREEMENT_SEED } from './agreement.js';
+
+/** The judge answers `judged` per metric id and call (the transcript's `row=` tag), else a default. */
+let h: Harness;
+let judge: JudgeDouble;
+const judged = new Map<string, unknown>();
+beforeAll(async () => {
+  judge = await startJudgeDouble({
+    answer: (metric, transcript) => {
+      const call = /row=(\S+)/.exec(transcript)?.[1];
+      const key = `${metric.key}:${call}`;
+      return judged.has(key) ? judged.get(key) : defaultAnswer(metric);
+    },
+  });
+  h = await createHarness({
+    env: {
+      VOICE_EVAL_LLM_BASE_URL: judge.url,
+      VOICE_EVAL_LLM_API_KEY: 'sk-judge',
+      VOICE_EVAL_LLM_MODEL: 'judge',
+    },
+  });
+});
+afterAll(() => judge.close());
+
+let alice: Headers;
+let bob: Headers;
+beforeAll(async () => {
+  alice = await h.as('MEMBER');
+  bob = await h.as('ADMIN');
+});
+
+/** Calls `prefix-1..n` scored by the judge on `metric` (answers by call number). */
+const scoredCalls = async (metricId: string, prefix: string, answers: readonly unknown[]) => {
+  const calls = await makeImport(h, alice, callRows(answers.length, prefix));
+  for (const [i, answer] of answers.entries()) judged.set(`${metricId}:${prefix}-${i + 1}`, answer);
+  const evaluation = await startEvaluation(h, alice, { call_import_id: calls.id, metric_ids: [metricId] });
+  expect((await settled(h, alice, evaluation.id)).status).toBe('completed');
+  return (n: number) => calls.rowIds.get(`${prefix}-${n}`)!;
+};
+
+const label = (headers: Headers, metricId: string, rowId: string, body: Record<string, unknown>) =>
+  h.request('PUT', `/api/v1/metrics/${metricId}/labels/${rowId}`, { headers, body });
+
+const agreementOf = async (metricId: string, query = '') => {
+  const reply = await h.request('GET', `/api/v1/metrics/${metricId}/agreement${query}`, { headers: alice });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return MetricAgreementSchema.parse(reply.body);
+};
+
+describe('human labels', () => {
+  it('keeps one label per person per call, typed like the metric, replaced when given again', async () => {
+    const metric = await makeMetric(h, alice, { metric_type: 'boolean' });
+    const row = await scoredCalls(metric.id, 'own', [true]);
+    const first = await label(alice, metric.id, row(1), { value: false, note: 'Never confirmed the date.' });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(HumanLabelSchema.parse(first.body)).toMatchObject({
+      value: false,
+      note: 'Never confirmed the date.',
+      conversation_id: 'own-1',
+      labelled_by: expect.stringContaining('@'),
+    });
+    // a boolean given as text is read as the judge's would be; the second label replaces the first
+    const again = await label(alice, metric.id, row(1), { value: 'true' });
+    expect(again.body).toMatchObject({ value: true, note: '', created_at: first.body.created_at });
+    await label(bob, metric.id, row(1), { value: false });
+    const list = pageOf(HumanLabelSchema).parse(
+      (await h.request('GET', `/api/v1/metrics/${metric.id}/labels`, { headers: alice })).body,
+    );
+    expect(list.items.map((l) => [l.labelled_by === first.body.labelled_by, l.value])).toEqual([
+      [false, false],
+      [true, true],
+    ]);
+    const mine = await h.request(
+      'GET',
+      `/api/v1/metrics/${metric.id}/labels?labelled_by=${encodeURIComponent(first.body.labelled_by)}`,
+      { headers: bob },
+    );
+    expect(mine.body.total).toBe(1);
+    const withdrawn = await h.request('DELETE', `/api/v1/metrics/${metric.id}/labels/${row(1)}`, {
+      headers: alice,
+    });
+    expect(withdrawn.status).toBe(204);
+    expectProblem(
+      await h.request('DELETE', `/api/v1/metrics/${metric.id}/labels/${row(1)}`, { headers: alice }),
+      404,
+      'not_found',
+    );
+    expect(
+      (await h.request('GET', `/api/v1/metrics/${metric.id}/labels`, { headers: alice })).body.total,
+    ).toBe(1);
+  });
+
+  it('refuses a value the metric cannot hold, a child metric, and calls it cannot see, storing nothing', async () => {
+    const rating = await makeMetric(h, alice, { metric_type: 'rating', custom_config: { min: 1, max: 5 } });
+    const category = await makeMetric(h, alice, { metric_type: 'category', selection_mode: 'single_choice' });
+    const child = await makeMetric(h, alice, { name: 'Resolved', parent_metric_id: category.id });
+    const row = await scoredCalls(rating.id, 'bad', [3]);
+    for (const value of [7, 2.5, 'five', true]) {
+      expectProblem(await label(alice, rating.id, row(1), { value }), 422, 'rule_violation');
+    }
+    expectProblem(await label(alice, category.id, row(1), { value: 'Escalated' }), 422, 'rule_violation');
+    expect((await label(alice, category.id, row(1), { value: 'resolved' })).body.value).toBe('Resolved');
+    expectProblem(await label(alice, child.id, row(1), { value: true }), 422, 'rule_violation');
+    expectProblem(await label(alice, rating.id, crypto.randomUUID(), { value: 3 }), 404, 'not_found');
+    const other = await h.createTenant();
+    const theirs = await makeMetric(h, await other.as('MEMBER'), { metric_type: 'rating' });
+    expectProblem(await label(await other.as('MEMBER'), theirs.id, row(1), { value: 3 }), 404, 'not_found');
+    expectProblem(await label(await other.as('MEMBER'), rating.id, row(1), { value: 3 }), 404, 'not_found');
+    expect(await h.db('human_labels').where({ metric_id: rating.id })).toHaveLength(0);
+  });
+});
+
+describe('agreement', () => {
+  it("measures the judge against people's majority on the version it scored with", async () => {
+    const metric = await makeMetric(h, alice, { metric_type: 'boolean' });
+    // the judge passes calls 1-8 and fails 9-12
+    const row = await scoredCalls(metric.id, 'agree', [...Array(8).fill(true), ...Array(4).fill(false)]);
+    const aliceSays = [true, true, true, true, true, true, false, false, false, false, false, true];
+    for (const [i, value] of aliceSays.entries()) await label(alice, metric.id, row(i + 1), { value });
+    // Bob labels the first four and disagrees with Alice on call 2: a tie, left out
+    for (const [i, value] of [true, false, true, true].entries())
+      await label(bob, metric.id, row(i + 1), { value });
+    const result = await agreementOf(metric.id);
+    expect(result).toMatchObject({
+      metric_id: metric.id,
+      version: 1,
+      metric_type: 'boolean',
+      n: 11,
+      seed: AGREEMENT_SEED,
+    });
+    // people false/true against the judge false/true: [[3, 2], [1, 5]]
+    expect(result.categorical?.confusion).toEqual({
+      labels: ['false', 'true'],
+      counts: [
+        [3, 2],
+        [1, 5],
+      ],
+    });
+    expect(result.categorical?.accuracy?.estimate).toBeCloseTo(8 / 11, 10);
+    // kappa = (88/121 - 62/121) / (1 - 62/121) = 26/59
+    expect(result.categorical?.kappa?.estimate).toBeCloseTo(26 / 59, 10);
+    expect(result.categorical?.kappa?.low).toBeLessThan(26 / 59);
+    // a false is the failure: the judge flagged 4, 3 of them rightly, and missed 2 of the 5
+    expect(result.flagged?.precision?.estimate).toBeCloseTo(3 / 4, 10);
+    expect(result.flagged?.recall?.estimate).toBeCloseTo(3 / 5, 10);
+    expect(result.ordinal).toBeNull();
+    expect(result.inter_annotator).toEqual([
+      {
+        labellers: expect.any(Array),
+        n: 4,
+        kappa: { estimate: 0, low: expect.any(Number), high: expect.any(Number) },
+      },
+    ]);
+    expect(result.disagreements.map((d) => [d.conversation_id, d.people, d.judge]).sort()).toEqual([
+      ['agree-12', true, false],
+      ['agree-7', false, true],
+      ['agree-8', false, true],
+    ]);
+    expect(await agreementOf(metric.id)).toEqual(result);
+    // a reworded metric is version 2: nothing was scored with it yet, and version 1 still reads
+    await h.request('PATCH', `/api/v1/metrics/${metric.id}`, {
+      headers: alice,
+      body: { description: 'Reworded' },
+    });
+    expect(await agreementOf(metric.id)).toMatchObject({ version: 2, n: 0, disagreements: [] });
+    expect((await agreementOf(metric.id, '?version=1')).n).toBe(11);
+    expectProblem(
+      await h.request('GET', `/api/v1/metrics/${metric.id}/agreement?version=3`, { headers: alice }),
+      422,
+      'rule_violation',
+    );
+  });
+
+  it('measures ratings by mean absolute error, Spearman and the share within one step', async () => {
+    const metric = await makeMetric(h, alice, { metric_type: 'rating', custom_config: { min: 1, max: 5 } });
+    const row = await scoredCalls(metric.id, 'rate', [1, 2, 3, 5, 5]);
+    for (const [i, value] of [1, 2, 3, 4, 5].entries()) await label(alice, metric.id, row(i + 1), { value });
+    const result = await agreementOf(metric.id);
+    expect(result).toMatchObject({ n: 5, categorical: null, inter_annotator: [] });
+    expect(result.ordinal?.mae?.estimate).toBeCloseTo(0.2, 10);
+    // ranks 1..5 against 1, 2, 3, 4.5, 4.5: 9.5 / sqrt(10 * 9.5)
+    expect(result.ordinal?.spearman?.estimate).toBeCloseTo(9.5 / Math.sqrt(95), 10);
+    expect(result.ordinal?.within_one?.estimate).toBe(1);
+    expect(result.disagreements).toEqual([
+      expect.objectContaining({ conversation_id: 'rate-4', people: 4, judge: 5 }),
+    ]);
+  });
+});

@@ -1,0 +1,32 @@
+import { initServer } from '@ts-rest/express';
+import { contract } from '@voice-eval/contract';
+import { contextOf } from '../../context.js';
+import type { Deps } from '../../deps.js';
+import { metricAgreement } from './agreement.js';
+import * as service from './service.js';
+
+const s = initServer();
+const routes = contract.metrics;
+
+/**
+ * People's labels of calls on a metric and the judge's agreement with them: routes under
+ * `/metrics/{id}` that this module owns (it reads metrics, calls and scores; none of them reads it).
+ */
+export const labelRoutes = (deps: Deps) => ({
+  labels: s.route(routes.labels, async ({ params, query, req }) => ({
+    status: 200,
+    body: await service.listLabels(deps, contextOf(req), params.metric_id, query),
+  })),
+  setLabel: s.route(routes.setLabel, async ({ params, body, req }) => ({
+    status: 200,
+    body: await service.setLabel(deps, contextOf(req), params.metric_id, params.call_import_row_id, body),
+  })),
+  deleteLabel: s.route(routes.deleteLabel, async ({ params, req }) => {
+    await service.deleteLabel(deps, contextOf(req), params.metric_id, params.call_import_row_id);
+    return { status: 204, body: undefined };
+  }),
+  agreement: s.route(routes.agreement, async ({ params, query, req }) => ({
+    status: 200,
+    body: await metricAgreement(deps, contextOf(req), params.metric_id, query),
+  })),
+});
