@@ -76,27 +76,37 @@ const replay = async (deps: Deps, res: Response, principal: string, key: string,
   else res.status(stored.status).json(stored.body);
 };
 
-/** Records the response once it is sent; a 5xx (or a dropped connection) frees the key for a retry. */
+/**
+ * Records the response: a JSON answer below 500 is stored before it is sent, so a client that
+ * retries the moment it has the answer is replayed it rather than told the first is still running;
+ * an answer without a body is stored once sent. A 5xx (or a connection dropped before an answer)
+ * frees the key for a retry.
+ */
 const capture = (deps: Deps, res: Response, principal: string, key: string) => {
-  let body: unknown = null;
+  const record = () => deps.db('idempotency_records').where({ principal, key });
+  const headers = () =>
+    JSON.stringify(
+      Object.fromEntries(
+        REPLAYED_HEADERS.filter((h) => res.hasHeader(h)).map((h) => [h, String(res.getHeader(h))]),
+      ),
+    );
+  let stored = false;
   const json = res.json.bind(res);
   res.json = (value: unknown) => {
-    body = value;
-    return json(value);
+    if (res.statusCode >= 500) return json(value);
+    stored = true;
+    record()
+      .update({ status: res.statusCode, body: JSON.stringify(value ?? null), headers: headers() })
+      .catch((err: unknown) => deps.logger.warn({ err }, 'idempotency:record_failed'))
+      .finally(() => json(value));
+    return res;
   };
-  const record = deps.db('idempotency_records').where({ principal, key });
   res.on('close', () => {
+    if (stored) return;
     const done = res.writableFinished && res.statusCode < 500;
-    const headers = Object.fromEntries(
-      REPLAYED_HEADERS.filter((h) => res.hasHeader(h)).map((h) => [h, String(res.getHeader(h))]),
-    );
     const write = done
-      ? record.update({
-          status: res.statusCode,
-          body: body == null ? null : JSON.stringify(body),
-          headers: JSON.stringify(headers),
-        })
-      : record.delete();
+      ? record().update({ status: res.statusCode, body: null, headers: headers() })
+      : record().delete();
     write.catch((err: unknown) => deps.logger.warn({ err }, 'idempotency:record_failed'));
   });
 };
