@@ -39,6 +39,7 @@ import { metrics } from './routes/metrics.js';
 import { monitors } from './routes/monitors.js';
 import { personas } from './routes/personas.js';
 import { productionCalls } from './routes/production-calls.js';
+import { reviewQueues } from './routes/review-queues.js';
 import { scenarios } from './routes/scenarios.js';
 import { suiteRuns } from './routes/suite-runs.js';
 import { tags } from './routes/tags.js';
@@ -73,6 +74,7 @@ const areas: {
   webhookEndpoints: typeof webhookEndpoints;
   productionCalls: typeof productionCalls;
   monitors: typeof monitors;
+  reviewQueues: typeof reviewQueues;
 } = {
   auth,
   workspaces,
@@ -96,6 +98,7 @@ const areas: {
   webhookEndpoints,
   productionCalls,
   monitors,
+  reviewQueues,
 };
 
 const options = { baseHeaders: BaseHeadersSchema, commonResponses, strictStatusCodes: true } as const;
@@ -132,6 +135,7 @@ export * from './resources/metric-clusters.js';
 export * from './resources/monitor.js';
 export * from './resources/persona.js';
 export * from './resources/production-call.js';
+export * from './resources/review-queue.js';
 export * from './resources/scenario.js';
 export * from './resources/suite-run.js';
 export * from './resources/tag.js';

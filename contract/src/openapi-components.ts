@@ -107,6 +107,12 @@ export const AREAS: Record<string, Area> = {
       "An agent's production calls scored on arrival (an exact sampled share) and alert rules over the scores, with their alert history.",
     scope: 'workspace',
   },
+  reviewQueues: {
+    tag: 'Review queues',
+    description:
+      'Sampled calls for people to label on metrics, claimed one at a time with a lock, measuring the judge against them.',
+    scope: 'workspace',
+  },
   webhookEndpoints: {
     tag: 'Webhook endpoints',
     description:

@@ -29,8 +29,10 @@ describe('contract/openapi.json', () => {
     await expect(SwaggerParser.validate(structuredClone(committed))).resolves.toBeTruthy();
   });
 
-  it('stays under 600 KB', () => {
-    expect(statSync(FILE).size).toBeLessThan(600 * 1024);
+  // about 4 KB an operation (pretty-printed, each with its problem responses): a sudden jump means
+  // a schema is inlined where a component should be referenced
+  it('stays under 700 KB', () => {
+    expect(statSync(FILE).size).toBeLessThan(700 * 1024);
   });
 
   it('has one operation per route', () => {

@@ -34,6 +34,7 @@ const makeMetric = (overrides: Record<string, unknown> = {}) => ({
   allow_discovery: false,
   compare_transcripts: false,
   lifecycle: 'active',
+  version: 1,
   promoted_from_draft_at: null,
   studio_notes: '',
   children: [],

@@ -69,6 +69,16 @@ export const MonitorAlertFiredDataSchema = z.object({
   fired_at: Timestamp,
 });
 
+/** `review_queue.completed`: every call of a review queue was labelled and marked done. */
+export const ReviewQueueCompletedDataSchema = z.object({
+  queue_id: Uuid,
+  workspace_id: Uuid,
+  name: z.string(),
+  items: z.number().int(),
+  metric_ids: z.array(Uuid),
+  completed_at: Timestamp,
+});
+
 /** `ping`: a test event sent by `webhookEndpoints.ping` to one endpoint. */
 export const PingDataSchema = z.object({ endpoint_id: Uuid });
 
@@ -82,6 +92,7 @@ export const WEBHOOK_EVENT_DATA = {
   'evaluation.failed': EvaluationSettledDataSchema,
   'metric_clusters.completed': MetricClustersCompletedDataSchema,
   'monitor.alert.fired': MonitorAlertFiredDataSchema,
+  'review_queue.completed': ReviewQueueCompletedDataSchema,
   'suite_run.completed': SuiteRunSettledDataSchema,
   'suite_run.failed': SuiteRunSettledDataSchema,
   ping: PingDataSchema,

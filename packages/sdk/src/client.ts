@@ -16,6 +16,7 @@ import { Metrics } from './resources/metrics.js';
 import { Monitors } from './resources/monitors.js';
 import { Personas } from './resources/personas.js';
 import { ProductionCalls } from './resources/production-calls.js';
+import { ReviewQueues } from './resources/review-queues.js';
 import { Scenarios } from './resources/scenarios.js';
 import { SuiteRuns } from './resources/suite-runs.js';
 import { Tags } from './resources/tags.js';
@@ -70,6 +71,7 @@ export class VoiceEval extends ApiClient {
   readonly webhookEndpoints: WebhookEndpoints = new WebhookEndpoints(this);
   readonly productionCalls: ProductionCalls = new ProductionCalls(this);
   readonly monitors: Monitors = new Monitors(this);
+  readonly reviewQueues: ReviewQueues = new ReviewQueues(this);
 
   constructor(options: ClientOptions = {}) {
     const { [SHARED_AUTH]: sharedAuth, ...rest } = options as InternalOptions;

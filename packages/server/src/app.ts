@@ -33,6 +33,7 @@ import { metricRoutes } from './modules/metrics/routes.js';
 import { monitorRoutes } from './modules/monitors/routes.js';
 import { personaRoutes } from './modules/personas/routes.js';
 import { productionCallRoutes, type RawBodyRequest } from './modules/production-calls/routes.js';
+import { reviewQueueRoutes } from './modules/review-queues/routes.js';
 import { scenarioRoutes } from './modules/scenarios/routes.js';
 import { suiteRunRoutes } from './modules/suite-runs/routes.js';
 import { tagRoutes } from './modules/tags/routes.js';
@@ -173,6 +174,7 @@ export const createApp = (deps: Deps): Express => {
   mount(api.webhookEndpoints, webhookEndpointRoutes(deps));
   mount(api.productionCalls, productionCallRoutes(deps));
   mount(api.monitors, monitorRoutes(deps));
+  mount(api.reviewQueues, reviewQueueRoutes(deps));
 
   app.use(docsRouter());
   if (deps.config.console) app.use('/console', createConsoleRouter());

@@ -11,6 +11,7 @@ import {
   driveAccess,
   driveMonitors,
   driveProductionCalls,
+  driveReviewQueues,
   driveSettings,
   driveWebhooks,
 } from './openapi/drive.js';
@@ -45,6 +46,7 @@ beforeAll(async () => {
     driveWebhooks,
     driveProductionCalls,
     driveMonitors,
+    driveReviewQueues,
     driveMetrics,
     driveCalls,
     driveSuites,

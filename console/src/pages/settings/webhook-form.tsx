@@ -15,6 +15,7 @@ const EVENTS: Record<EventType, string> = {
   'call_import.transcription.completed': 'an import’s transcriptions all finished',
   'metric_clusters.completed': 'a failure-cluster report is ready',
   'monitor.alert.fired': 'a monitor’s rule fired on production calls',
+  'review_queue.completed': 'every call of a review queue was labelled',
 };
 
 /** A new endpoint: its URL, a description and the events it receives; the answer carries its secret. */

@@ -31,6 +31,7 @@ const AREAS: Partial<Record<Area, { fixture: keyof Fixtures; scoped: boolean; la
   webhookEndpoints: { fixture: 'webhookEndpoint', scoped: false, label: 'Webhook endpoint' },
   productionCalls: { fixture: 'productionCall', scoped: true, label: 'Production call' },
   monitors: { fixture: 'monitor', scoped: true, label: 'Monitor' },
+  reviewQueues: { fixture: 'reviewQueue', scoped: true, label: 'Review queue' },
 };
 
 /** Rows hidden from lists unless the query asks for them, as the server does. */

@@ -28,7 +28,7 @@ const definitionOf = (metric: Metric): MetricDefinition => ({
 });
 
 /** Who labels in the mock: its one user. */
-const LABELLER = 'ada@example.test';
+export const LABELLER = 'ada@example.test';
 
 const recordVersion = (env: MockEnv, metric: Metric) =>
   env.metricVersions.push({

@@ -25,6 +25,8 @@ import type {
   MonitorAlert,
   Persona,
   ProductionCall,
+  ReviewItem,
+  ReviewQueue,
   Scenario,
   Session,
   SuiteRun,
@@ -92,5 +94,7 @@ export interface Fixtures {
   productionCall: Fixture<ProductionCall>;
   monitor: Fixture<Monitor>;
   monitorAlert: Fixture<MonitorAlert>;
+  reviewQueue: Fixture<ReviewQueue>;
+  reviewItem: Fixture<ReviewItem>;
   webhookDelivery: Fixture<WebhookDelivery>;
 }

@@ -14,6 +14,7 @@ import { metricImpls } from './domain-metrics.js';
 import { monitorImpls } from './domain-monitors.js';
 import { productionImpls } from './domain-production.js';
 import { recordingImpls } from './domain-recordings.js';
+import { reviewQueueImpls } from './domain-review-queues.js';
 import { simulationImpls } from './domain-simulation.js';
 import { voiceBundleImpls } from './domain-voice-bundles.js';
 import { webhookImpls } from './domain-webhooks.js';
@@ -80,6 +81,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     ...productionImpls,
     ...monitorImpls,
     ...metricImpls,
+    ...reviewQueueImpls,
   };
 
   const handlers = ROUTES.map(({ area, name, route }) => {

@@ -16,6 +16,8 @@ import type {
   MonitorAlert,
   Persona,
   ProductionCall,
+  ReviewItem,
+  ReviewQueue,
   Scenario,
   SuiteRun,
   SuiteRunCall,
@@ -134,6 +136,9 @@ export interface MockDb {
   monitors: Collection<Monitor>;
   /** Alerts of monitors (found by `monitor_id`); the mock fires none: seed them to list some. */
   monitorAlerts: Collection<MonitorAlert>;
+  reviewQueues: Collection<ReviewQueue>;
+  /** Calls of review queues (found by `queue_id`), in order. */
+  reviewItems: Collection<ReviewItem>;
 }
 
 export const createDb = (): MockDb => ({
@@ -162,4 +167,6 @@ export const createDb = (): MockDb => ({
   productionCalls: new Collection(),
   monitors: new Collection(),
   monitorAlerts: new Collection(),
+  reviewQueues: new Collection(),
+  reviewItems: new Collection(),
 });

@@ -26,6 +26,7 @@ import * as m20261129000300 from './migrations/20261129000300_add_integration_po
 import * as m20261129000400 from './migrations/20261129000400_add_integration_api_key.js';
 import * as m20261129000500 from './migrations/20261129000500_create_metric_versions.js';
 import * as m20261129000600 from './migrations/20261129000600_create_human_labels.js';
+import * as m20261129000700 from './migrations/20261129000700_create_review_queues.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129000400_add_integration_api_key': m20261129000400,
   '20261129000500_create_metric_versions': m20261129000500,
   '20261129000600_create_human_labels': m20261129000600,
+  '20261129000700_create_review_queues': m20261129000700,
 };
 
 const source: Knex.MigrationSource<string> = {

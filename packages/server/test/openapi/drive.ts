@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientOptions, VoiceEval } from '@voice-eval/sdk';
 import type { OpenAiDouble } from '../../src/testing/openai-compatible.js';
-import { CASCADED, unique } from '../sdk-e2e/fixtures.js';
+import { CASCADED, importCalls, makeMetric, unique } from '../sdk-e2e/fixtures.js';
 import type { SdkHarness } from '../sdk-e2e/sdk-harness.js';
 
 /** What the drivers of the conformance test share: clients whose traffic is recorded. */
@@ -165,4 +165,29 @@ export const driveMonitors = async ({ client }: Drive) => {
   await client.monitors.alerts(monitor.id);
   await client.monitors.calls(monitor.id, { sampled: true, outcome: 'passed' });
   await client.monitors.delete(monitor.id);
+};
+
+/** Review queues: sample an import, take a call, give it back, take it again, label it, finish it. */
+export const driveReviewQueues = async ({ client }: Drive) => {
+  const metric = await makeMetric(client, { metric_type: 'boolean' });
+  const calls = await importCalls(client, [
+    { id: unique('review-call'), transcript: 'Agent: Hello.\nUser: Bye.' },
+    { id: unique('review-call'), transcript: 'Agent: Hi.\nUser: Thanks.' },
+  ]);
+  const queue = await client.reviewQueues.create({
+    name: unique('Review'),
+    source: { kind: 'call_import', call_import_id: calls.id },
+    metric_ids: [metric.id],
+    sample_size: 1,
+    seed: 7,
+  });
+  await client.reviewQueues.list({ page: 1, page_size: 5 });
+  const { item } = await client.reviewQueues.next(queue.id);
+  await client.reviewQueues.release(queue.id, item!.id);
+  const again = (await client.reviewQueues.next(queue.id)).item!;
+  await client.metrics.setLabel(metric.id, again.call_import_row_id, { value: true });
+  await client.reviewQueues.complete(queue.id, again.id);
+  await client.reviewQueues.items(queue.id, { status: 'done' });
+  await client.reviewQueues.get(queue.id);
+  await client.reviewQueues.delete(queue.id);
 };

@@ -265,3 +265,13 @@ export const visibleRows = (
         .where({ 'ci.organization_id': scope.organizationId, 'ci.workspace_id': scope.workspaceId })
         .whereIn('r.id', [...new Set(ids)])
         .select('r.id', 'r.call_import_id', 'r.conversation_id');
+
+/** Every row of an import, in source order: its id and conversation. */
+export const rowRefsOf = (
+  db: Knex,
+  callImportId: string,
+): Promise<Array<{ id: string; call_import_id: string; conversation_id: string }>> =>
+  db('call_import_rows')
+    .where({ call_import_id: callImportId })
+    .orderBy(SOURCE_ORDER)
+    .select('id', 'call_import_id', 'conversation_id');

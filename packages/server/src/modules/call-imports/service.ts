@@ -170,3 +170,9 @@ export const visibleCallRows = async (
   ids: readonly string[],
 ): Promise<Map<string, CallRef>> =>
   new Map((await rows.visibleRows(deps.db, ctx, ids)).map((row) => [row.id, row]));
+
+/** The calls of one of the workspace's imports, in source order; 404 for an unknown import. */
+export const callsOfImport = async (deps: Deps, ctx: RequestContext, id: string): Promise<CallRef[]> => {
+  if (!(await repo.findImport(deps.db, ctx, id))) throw notFound('Call import');
+  return rows.rowRefsOf(deps.db, id);
+};

@@ -243,3 +243,13 @@ export const judgedResults = async (
   );
   return result.rows;
 };
+
+/** The completed rows of an evaluation, in its order: which call, and its results. */
+export const completedRows = (
+  db: Knex,
+  evaluationId: string,
+): Promise<Array<{ call_import_row_id: string; results: EvaluationResult[] }>> =>
+  db('evaluation_rows')
+    .where({ evaluation_id: evaluationId, status: 'completed' })
+    .orderBy([{ column: 'position' }, { column: 'id' }])
+    .select('call_import_row_id', 'results');

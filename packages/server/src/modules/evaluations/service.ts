@@ -198,3 +198,9 @@ export const judgedValues = async (
       { value: r.value, flagged: r.flagged },
     ]),
   );
+
+/** The calls an evaluation of the workspace scored, with their results; 404 for an unknown one. */
+export const scoredRowsOf = async (deps: Deps, ctx: RequestContext, evaluationId: string) => {
+  if (!(await repo.findEvaluation(deps.db, ctx, evaluationId))) throw notFound('Evaluation');
+  return repo.completedRows(deps.db, evaluationId);
+};

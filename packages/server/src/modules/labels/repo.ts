@@ -59,3 +59,17 @@ export const allLabels = (db: Knex, scope: Scope, metricId: string): Promise<Lab
     { column: 'updated_at', order: 'desc' },
     { column: 'call_import_row_id', order: 'asc' },
   ]);
+
+/** The workspace's labels of these calls on these metrics. */
+export const labelsOn = (
+  db: Knex,
+  scope: Scope,
+  metricIds: readonly string[],
+  rowIds: readonly string[],
+): Promise<LabelRow[]> =>
+  metricIds.length === 0 || rowIds.length === 0
+    ? Promise.resolve([])
+    : db('human_labels')
+        .where({ organization_id: scope.organizationId, workspace_id: scope.workspaceId })
+        .whereIn('metric_id', [...metricIds])
+        .whereIn('call_import_row_id', [...rowIds]);

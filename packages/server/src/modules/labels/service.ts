@@ -114,3 +114,11 @@ export const listLabels = async (
     ),
   };
 };
+
+/** The workspace's labels of these calls on these metrics (anyone's). */
+export const labelsOn = (
+  deps: Deps,
+  ctx: RequestContext,
+  metricIds: readonly string[],
+  rowIds: readonly string[],
+): Promise<repo.LabelRow[]> => repo.labelsOn(deps.db, ctx, metricIds, rowIds);
