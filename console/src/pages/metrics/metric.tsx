@@ -7,6 +7,7 @@ import { useClient } from '../../components/session-context.tsx';
 import { dateTime } from '../../format.ts';
 import { flaggedWhen, PolicySource, useFailurePolicies } from './policy.tsx';
 import { PromoteButton } from './promote.tsx';
+import { Reliability } from './reliability.tsx';
 
 const route = getRouteApi('/app/metrics/$metricId');
 
@@ -65,6 +66,7 @@ export const MetricPage = () => {
         <Fact term="Flagged when">
           {parentId && !parent.data ? '…' : flaggedWhen(m, policies.data, parent.data)}
         </Fact>
+        <Fact term="Version">v{m.version}</Fact>
         <Fact term="Scope">{m.scope}</Fact>
         <Fact term="Category · trigger">
           {m.metric_category} · {m.trigger}
@@ -97,6 +99,7 @@ export const MetricPage = () => {
       )}
       {(m.selection_mode || m.children.length > 0) && <Children metric={m} />}
       <PolicySource policies={m.lifecycle === 'active' ? policies.data : undefined} />
+      {!parentId && <Reliability key={m.id} metric={m} />}
     </section>
   );
 };

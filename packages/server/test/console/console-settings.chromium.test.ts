@@ -185,7 +185,8 @@ describe.skipIf(skipBrowser)(browserTitle('the console’s metrics, agents and s
     await page.getByRole('link', { name: 'Call outcome' }).click();
     await page.getByRole('heading', { name: 'Call outcome', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'Sub-metrics' }).waitFor();
-    await page.getByText('How the call ended.').waitFor();
+    // the description (the version history below repeats it)
+    await page.locator('p.text').filter({ hasText: 'How the call ended.' }).waitFor();
     await page.getByRole('link', { name: 'Escalated' }).click();
     await page.getByRole('heading', { name: 'Escalated', level: 1 }).waitFor();
     await page.getByText('A sub-metric of').waitFor();
@@ -193,6 +194,13 @@ describe.skipIf(skipBrowser)(browserTitle('the console’s metrics, agents and s
     await page.goto(`${consoleUrl}/metrics?q=Greets`);
     await page.getByRole('link', { name: 'Greets the caller' }).click();
     await page.getByText('Thank you for calling Riverside Clinic.').waitFor();
+    // its reliability: nothing labelled yet, and its one version
+    await page.getByRole('heading', { name: 'Judge agreement' }).waitFor();
+    await page.getByText('No call scored with v1 has a label yet').waitFor();
+    const versions = page.getByRole('table', { name: 'Versions' });
+    await expect
+      .poll(() => versions.locator('tbody tr').allTextContents())
+      .toEqual([expect.stringMatching(/^v1active.*names the clinic/)]);
     await expectAccessible(page, 'metric');
     await screenshot(page, 'metric');
     await page.close();

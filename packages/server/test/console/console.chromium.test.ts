@@ -301,6 +301,41 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     await page.close();
   });
 
+  it('shows how far the judge agrees with people on a metric, and opens a call they disagree on', async () => {
+    // a person passes both calls on the flagged metric: the baseline's agrees with the judge, the run's does not
+    const member = await h.as('MEMBER');
+    for (const scored of [baseline, run]) {
+      const rows = await h.request('GET', `/api/v1/evaluations/${scored.evaluation_id}/rows?page_size=10`, {
+        headers: member,
+      });
+      for (const row of rows.body.items) {
+        const labelled = await h.request(
+          'PUT',
+          `/api/v1/metrics/${flaggedMetricId}/labels/${row.call_import_row_id}`,
+          {
+            headers: member,
+            body: { value: true, note: 'The agent read the date back.' },
+          },
+        );
+        expect(labelled.status, JSON.stringify(labelled.body)).toBe(200);
+      }
+    }
+    const page = await context.newPage();
+    await page.goto(`${consoleUrl}/metrics/${flaggedMetricId}`);
+    await page.getByRole('heading', { name: 'Judge agreement' }).waitFor();
+    const stats = page.getByRole('table', { name: 'Agreement with people' });
+    await expect
+      .poll(() => stats.getByRole('row', { name: /^Accuracy/ }).textContent())
+      .toMatch(/^Accuracy50\.0%/);
+    await page.getByText(/^2 labelled calls/).waitFor();
+    await expectAccessible(page, 'metric-agreement');
+    await screenshot(page, 'metric-agreement');
+    const disagreed = page.getByRole('listitem').filter({ hasText: 'people true, judge false' });
+    await disagreed.getByRole('link').click();
+    await page.locator('.wave[data-ready="true"]').first().waitFor();
+    await page.close();
+  });
+
   it('is usable 390 px wide: only tables scroll sideways, inside their own box', async () => {
     const narrow = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await narrow.newPage();
