@@ -18,6 +18,7 @@ import { loadPolicies } from '../evaluations/policies.js';
 import { judgedValues } from '../evaluations/service.js';
 import { getMetric } from '../metrics/service.js';
 import * as repo from './repo.js';
+import { valueKey } from './service.js';
 
 /** The seed of the bootstrap intervals: the same labels and scores give the same intervals. */
 export const AGREEMENT_SEED = 20_261_129;
@@ -31,9 +32,6 @@ const numeric = (metric: Metric) => metric.metric_type === 'rating' || metric.me
 const multiLabel = (metric: Metric) =>
   metric.metric_type === 'category' && metric.selection_mode === 'multi_label';
 
-/** A value as compared: a multi-label set in a stable order, anything else as it is. */
-const keyOf = (value: Value) => JSON.stringify(Array.isArray(value) ? [...value].sort() : value);
-
 /**
  * What people say of one call: the median of their numbers, else their majority value; null when
  * the majority is a tie (the people disagree, so the item says nothing of the judge).
@@ -46,7 +44,7 @@ const consensus = (metric: Metric, values: readonly Value[]): Value | null => {
   }
   const counts = new Map<string, { value: Value; n: number }>();
   for (const value of values) {
-    const key = keyOf(value);
+    const key = valueKey(value);
     counts.set(key, { value, n: (counts.get(key)?.n ?? 0) + 1 });
   }
   const ranked = [...counts.values()].sort((a, b) => b.n - a.n);
@@ -60,7 +58,7 @@ const interAnnotator = (labels: readonly repo.LabelRow[]): MetricAgreement['inte
   const byPerson = new Map<string, Map<string, string>>();
   for (const label of labels) {
     const mine = byPerson.get(label.labelled_by) ?? new Map<string, string>();
-    mine.set(label.call_import_row_id, keyOf(label.value));
+    mine.set(label.call_import_row_id, valueKey(label.value));
     byPerson.set(label.labelled_by, mine);
   }
   const people = [...byPerson.keys()].sort();
@@ -168,7 +166,7 @@ export const metricAgreement = async (
       : null,
     inter_annotator: categorical || multiLabel(metric) ? interAnnotator(labels) : [],
     disagreements: items
-      .filter((item) => keyOf(item.people) !== keyOf(item.judge))
+      .filter((item) => valueKey(item.people) !== valueKey(item.judge))
       .slice(0, MAX_DISAGREEMENTS)
       .map((item) => ({
         call_import_row_id: item.rowId,

@@ -10,6 +10,13 @@ import { readValue, snapshotMetric } from '../evaluations/results.js';
 import { getMetric } from '../metrics/service.js';
 import * as repo from './repo.js';
 
+/**
+ * A value as labels and scores are compared: a multi-label set in a stable order, anything else as
+ * it is; equal keys mean the same value.
+ */
+export const valueKey = (value: unknown): string =>
+  JSON.stringify(Array.isArray(value) ? [...value].sort() : value);
+
 /** A label on the wire, with its call's conversation. */
 export const toLabel = (row: repo.LabelRow, call: Pick<CallRef, 'conversation_id'>): HumanLabel => ({
   metric_id: row.metric_id,

@@ -13,7 +13,7 @@ import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
 import { type CallRef, callsOfImport, visibleCallRows } from '../call-imports/service.js';
 import { scoredRowsOf } from '../evaluations/service.js';
-import { labelsOn } from '../labels/service.js';
+import { labelsOn, valueKey } from '../labels/service.js';
 import { resolveActiveMetrics } from '../metrics/service.js';
 import { findRunOr404 } from '../suite-runs/service.js';
 import * as repo from './repo.js';
@@ -81,8 +81,6 @@ const scoredCalls = async (deps: Deps, ctx: RequestContext, source: Source): Pro
   });
 };
 
-const keyOf = (value: unknown) => JSON.stringify(Array.isArray(value) ? [...value].sort() : value);
-
 /**
  * Samples a queue's calls from its source: an evaluation's (or a suite run's) scored calls, or an
  * import's calls, by the strategy and seed, and stores them as its items in order.
@@ -110,7 +108,7 @@ export const createQueue = async (
   const labelled = new Map<string, string[]>();
   for (const label of labels) {
     const key = `${label.call_import_row_id}:${label.metric_id}`;
-    labelled.set(key, [...(labelled.get(key) ?? []), keyOf(label.value)]);
+    labelled.set(key, [...(labelled.get(key) ?? []), valueKey(label.value)]);
   }
   const candidates: Array<Candidate & { call: CallRef }> = scored.map(({ call, results }) => {
     const mine = results.filter((r) => metricIds.includes(r.metric_id));
@@ -119,7 +117,7 @@ export const createQueue = async (
       call,
       flagged: mine.some((r) => r.flagged),
       disputed: mine.some((r) =>
-        (labelled.get(`${call.id}:${r.metric_id}`) ?? []).some((value) => value !== keyOf(r.value)),
+        (labelled.get(`${call.id}:${r.metric_id}`) ?? []).some((value) => value !== valueKey(r.value)),
       ),
     };
   });
