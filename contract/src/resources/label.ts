@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp, Uuid } from '../common.js';
+import { EvaluationSchema } from './evaluation.js';
 
 /** A value as a metric's results hold it: boolean, rating or number, category, or several labels. */
 export const LabelValueSchema = z.union([z.boolean(), z.number(), z.string(), z.array(z.string())]);
@@ -92,6 +93,28 @@ export const MetricAgreementSchema = z.object({
       people: LabelValueSchema,
     }),
   ),
+  /**
+   * This version beside another (`baseline_version`) on the same items: the calls both versions
+   * scored and people labelled. Null unless a baseline was asked for.
+   */
+  paired: z
+    .object({
+      baseline_version: z.number().int().min(1),
+      n: z.number().int().min(0),
+      /** `accuracy` (boolean and category metrics, higher is better) or `mae` (rating and number, lower is better). */
+      measure: z.enum(['accuracy', 'mae']),
+      /** This version's measure on the shared items. */
+      version: Estimate.nullable(),
+      baseline: Estimate.nullable(),
+      /** This version's measure minus the baseline's (Newcombe's paired interval, or a paired bootstrap). */
+      difference: Estimate.nullable(),
+      /** Items where this version is closer to the people than the baseline, and where it is further. */
+      better: z.number().int(),
+      worse: z.number().int(),
+      /** The exact McNemar (sign) test on `better` against `worse`: how likely a split this uneven is by chance. */
+      p_value: z.number(),
+    })
+    .nullable(),
   /** The seed of the bootstrap intervals (F1, MAE): the same data gives the same intervals. */
   seed: z.number().int(),
 });
@@ -100,4 +123,21 @@ export type MetricAgreement = z.infer<typeof MetricAgreementSchema>;
 export const MetricAgreementQuerySchema = z.object({
   /** The version to measure; the metric's current one when absent. */
   version: z.coerce.number().int().min(1).optional(),
+  /** Another version to set beside it on the same items (e.g. the active one, beside a draft). */
+  baseline_version: z.coerce.number().int().min(1).optional(),
 });
+
+/**
+ * A version set to score the labelled calls it has no score for: one evaluation per call import
+ * that holds them (none when every labelled call is scored already).
+ */
+export const MetricVersionScoringSchema = z.object({
+  metric_id: Uuid,
+  version: z.number().int().min(1),
+  /** Calls people labelled on the metric. */
+  labelled: z.number().int().min(0),
+  /** Of those, the calls that already had this version's score. */
+  already_scored: z.number().int().min(0),
+  evaluations: z.array(EvaluationSchema),
+});
+export type MetricVersionScoring = z.infer<typeof MetricVersionScoringSchema>;

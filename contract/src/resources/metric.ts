@@ -99,8 +99,9 @@ export const MetricDefinitionSchema = z.object({
 export type MetricDefinition = z.infer<typeof MetricDefinitionSchema>;
 
 /**
- * `active`: the version evaluations score with now; `draft`: the current version of a draft
- * metric, not yet promoted; `superseded`: an earlier version, kept as it was.
+ * `active`: the version evaluations score with now; `draft`: a proposed version not yet promoted
+ * (drafted beside an active metric's version, or the current version of a draft metric);
+ * `superseded`: an earlier version, kept as it was.
  */
 export const METRIC_VERSION_STATUSES = ['active', 'draft', 'superseded'] as const;
 
@@ -110,10 +111,41 @@ export const MetricVersionSchema = z.object({
   version: z.number().int().min(1),
   status: z.enum(METRIC_VERSION_STATUSES),
   definition: MetricDefinitionSchema,
+  /** The version a draft was drafted from; it can be promoted only while the metric is at it. */
+  based_on: z.number().int().nullable(),
   created_at: Timestamp,
   created_by: z.string(),
 });
 export type MetricVersion = z.infer<typeof MetricVersionSchema>;
+
+const WORDING = z.string().max(10_000);
+
+/**
+ * A draft version of an active metric: new words for its judge (its description and example, and
+ * its children's), tried against people's labels before it is promoted. Unnamed fields keep the
+ * active version's words. Its type, scale and labels are not drafted: people's labels are typed by
+ * them, so changing those is an edit, which makes the next active version at once.
+ */
+export const MetricVersionDraftBodySchema = z
+  .object({
+    description: WORDING,
+    example: WORDING,
+    children: z
+      .array(z.object({ id: Uuid, description: WORDING.optional(), example: WORDING.optional() }))
+      .max(100),
+  })
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, {
+    message: 'Name at least one of description, example, children',
+  });
+export type MetricVersionDraftBody = z.input<typeof MetricVersionDraftBodySchema>;
+
+/** Score a version on the labelled calls: the judge to use (as for an evaluation). */
+export const MetricVersionScoreBodySchema = z.object({
+  ai_provider_id: Uuid.optional(),
+  model: z.string().trim().min(1).max(200).optional(),
+});
+export type MetricVersionScoreBody = z.input<typeof MetricVersionScoreBodySchema>;
 
 export const MetricCreateBodySchema = z
   .object({

@@ -7,6 +7,7 @@ import {
   HumanLabelSchema,
   MetricAgreementQuerySchema,
   MetricAgreementSchema,
+  MetricVersionScoringSchema,
 } from '../resources/label.js';
 import {
   FromDiscoveredBodySchema,
@@ -17,7 +18,9 @@ import {
   MetricSchema,
   MetricSuggestionSchema,
   MetricUpdateBodySchema,
+  MetricVersionDraftBodySchema,
   MetricVersionSchema,
+  MetricVersionScoreBodySchema,
   ParseBulkBodySchema,
   ParseBulkResponseSchema,
 } from '../resources/metric.js';
@@ -25,6 +28,10 @@ import {
 const c = initContract();
 const metricId = z.object({ metric_id: IdParam });
 const labelItem = z.object({ metric_id: IdParam, call_import_row_id: IdParam });
+const metricVersion = z.object({
+  metric_id: IdParam,
+  version: z.coerce.number().int().min(1).max(2_147_483_647),
+});
 
 export const metrics = c.router({
   create: {
@@ -91,6 +98,30 @@ export const metrics = c.router({
     query: PageQuerySchema,
     responses: { 200: pageOf(MetricVersionSchema) },
     summary: "List a metric's versions, newest first",
+  },
+  createVersion: {
+    method: 'POST',
+    path: '/api/v1/metrics/:metric_id/versions',
+    pathParams: metricId,
+    body: MetricVersionDraftBodySchema,
+    responses: { 201: MetricVersionSchema },
+    summary: 'Draft a version of an active metric (new words for its judge), to try before promoting it',
+  },
+  scoreVersion: {
+    method: 'POST',
+    path: '/api/v1/metrics/:metric_id/versions/:version/score',
+    pathParams: metricVersion,
+    body: MetricVersionScoreBodySchema,
+    responses: { 202: MetricVersionScoringSchema },
+    summary: 'Score a version of the metric on the calls people labelled',
+  },
+  promoteVersion: {
+    method: 'POST',
+    path: '/api/v1/metrics/:metric_id/versions/:version/promote',
+    pathParams: metricVersion,
+    body: EmptyBodySchema,
+    responses: { 200: MetricSchema },
+    summary: 'Make a draft version the active one',
   },
   labels: {
     method: 'GET',

@@ -65,3 +65,30 @@ describe('labels and agreement in the mock store', () => {
     expect((await client().metrics.agreement(metricId)).n).toBe(1);
   });
 });
+
+describe('draft versions in the mock store', () => {
+  it('drafts the next version beside the active one, starts its scoring on labelled calls and promotes it once', async () => {
+    const { suite, metricIds } = await createRunnableSuite(client());
+    const run = await client().suiteRuns.waitFor((await client().suiteRuns.create(suite.id)).id, fast);
+    const metricId = metricIds[0]!;
+    const [row] = (await client().evaluations.listRows(run.evaluation_id!, { page_size: 1 })).items;
+    await client().metrics.setLabel(metricId, row!.call_import_row_id, { value: true });
+
+    const draft = await client().metrics.createVersion(metricId, { description: 'Stricter words' });
+    expect(draft).toMatchObject({ version: 2, status: 'draft', based_on: 1 });
+    expect((await client().metrics.get(metricId)).version).toBe(1);
+    const scoring = await client().metrics.scoreVersion(metricId, 2);
+    expect(scoring).toMatchObject({ version: 2, labelled: 1, already_scored: 0 });
+    expect(scoring.evaluations).toHaveLength(1);
+    const paired = await client().metrics.agreement(metricId, { version: 2, baseline_version: 1 });
+    expect(paired.paired).toMatchObject({ baseline_version: 1, n: 0 });
+
+    const promoted = await client().metrics.promoteVersion(metricId, 2);
+    expect(promoted).toMatchObject({ version: 2, description: 'Stricter words' });
+    expect((await client().metrics.versions(metricId)).items.map((v) => [v.version, v.status])).toEqual([
+      [2, 'active'],
+      [1, 'superseded'],
+    ]);
+    await expect(client().metrics.promoteVersion(metricId, 2)).rejects.toMatchObject({ status: 409 });
+  });
+});

@@ -1,44 +1,12 @@
-import type {
-  EvaluationRow,
-  HumanLabel,
-  Metric,
-  MetricAgreement,
-  MetricDefinition,
-  MetricVersion,
-} from '@voice-eval/contract';
+import type { EvaluationRow, HumanLabel, Metric, MetricAgreement } from '@voice-eval/contract';
 import { createRow, patchRow } from './crud.js';
+import { definitionOf, nextVersion, recordVersion, versionsOf } from './domain-metric-versions.js';
 import { idOf, type MockEnv, notFound, paginate, type RouteImpl } from './env.js';
 import type { ParsedRequest } from './respond.js';
 import { wilsonInterval } from './stats.js';
 
-/** What a metric judges, as the server freezes it in a version. */
-const definitionOf = (metric: Metric): MetricDefinition => ({
-  description: metric.description,
-  example: metric.example,
-  metric_type: metric.metric_type,
-  custom_data_type: metric.custom_data_type,
-  custom_config: metric.custom_config,
-  selection_mode: metric.selection_mode,
-  children: (metric.children ?? []).map(({ id, name, description, example }) => ({
-    id,
-    name,
-    description,
-    example,
-  })),
-});
-
 /** Who labels in the mock: its one user. */
 export const LABELLER = 'ada@example.test';
-
-const recordVersion = (env: MockEnv, metric: Metric) =>
-  env.metricVersions.push({
-    metric_id: metric.id,
-    version: metric.version,
-    status: 'active',
-    definition: definitionOf(metric),
-    created_at: metric.updated_at,
-    created_by: metric.created_by,
-  });
 
 const create = (lifecycle: Metric['lifecycle']) => (req: ParsedRequest, env: MockEnv) => {
   const metric = createRow(env, 'metrics', req, { lifecycle, version: 1 }) as unknown as Metric;
@@ -63,7 +31,7 @@ export const metricImpls: Record<string, RouteImpl> = {
     const after = reply.body as Metric | undefined;
     if (reply.status !== 200 || !after) return reply;
     if (JSON.stringify(definitionOf(before)) === JSON.stringify(definitionOf(after))) return reply;
-    const bumped = env.db.metrics.update(after.id, { version: before.version + 1 })!;
+    const bumped = env.db.metrics.update(after.id, { version: nextVersion(env, before) })!;
     recordVersion(env, bumped);
     return { status: 200, body: bumped };
   },
@@ -118,62 +86,103 @@ export const metricImpls: Record<string, RouteImpl> = {
   'metrics.agreement': (req, env) => {
     const metric = env.db.metrics.get(idOf(req), req.workspaceId);
     if (!metric) return notFound('Metric');
-    const asked = (req.query as { version?: number }).version;
-    const version = asked === undefined ? metric.version : Number(asked);
-    if (version > metric.version) {
-      return {
-        status: 422,
-        body: { code: 'rule_violation', detail: `The metric has versions 1 to ${metric.version}.` },
-      };
+    const query = req.query as { version?: number; baseline_version?: number };
+    const known = new Set(versionsOf(env, metric).map((v) => v.version));
+    const version = query.version === undefined ? metric.version : Number(query.version);
+    const baseline = query.baseline_version === undefined ? undefined : Number(query.baseline_version);
+    for (const asked of [version, baseline]) {
+      if (asked !== undefined && !known.has(asked)) {
+        return {
+          status: 422,
+          body: { code: 'rule_violation', detail: `The metric has no version ${asked}.` },
+        };
+      }
     }
-    return { status: 200, body: agreementOf(env, metric, version) };
-  },
-  'metrics.versions': (req, env) => {
-    const metric = env.db.metrics.get(idOf(req), req.workspaceId);
-    if (!metric) return notFound('Metric');
-    const stored = env.metricVersions.filter((v) => v.metric_id === metric.id);
-    const versions = stored.length > 0 ? stored : [definitionVersion(metric)];
-    const items: MetricVersion[] = [...versions]
-      .sort((a, b) => b.version - a.version)
-      .map((v) => ({ ...v, status: v.version < metric.version ? 'superseded' : metric.lifecycle }));
-    return paginate(items, req.query);
+    return { status: 200, body: agreementOf(env, metric, version, baseline) };
   },
 };
-
-const definitionVersion = (metric: Metric): MetricVersion => ({
-  metric_id: metric.id,
-  version: metric.version,
-  status: metric.lifecycle,
-  definition: definitionOf(metric),
-  created_at: metric.updated_at,
-  created_by: metric.created_by,
-});
 
 /**
  * The mock's agreement: the items (a call the mock's user labelled and the mock judge scored with
  * the version), the judge's accuracy with its Wilson interval, and the disagreements; the other
  * statistics are null here (override the handler to test how a screen reads them).
  */
-const agreementOf = (env: MockEnv, metric: Metric, version: number): MetricAgreement => {
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The calls the mock's user labelled and the mock judge scored with the version. */
+const itemsOf = (env: MockEnv, metric: Metric, version: number) => {
   const judged = new Map<string, EvaluationRow['results'][number]>();
   for (const row of env.db.evaluationRows.all()) {
     const result = row.results.find((r) => r.metric_id === metric.id && r.metric_version === version);
     if (result && !judged.has(row.call_import_row_id)) judged.set(row.call_import_row_id, result);
   }
-  const items = env.humanLabels.flatMap((label) => {
+  return env.humanLabels.flatMap((label) => {
     const judge = judged.get(label.call_import_row_id)?.value;
     return label.metric_id === metric.id && judge != null ? [{ label, judge }] : [];
   });
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+};
+
+const share = (count: number, n: number) => {
+  const ci = wilsonInterval(count, n);
+  return ci ? { estimate: count / n, low: ci.low, high: ci.high } : null;
+};
+
+/** Two versions' accuracy on the calls both scored, and the calls only one of them gets right. */
+const pairedOf = (
+  env: MockEnv,
+  metric: Metric,
+  version: number,
+  baseline: number,
+): MetricAgreement['paired'] => {
+  const before = new Map(
+    itemsOf(env, metric, baseline).map((item) => [item.label.call_import_row_id, item.judge]),
+  );
+  const pairs = itemsOf(env, metric, version).filter((item) => before.has(item.label.call_import_row_id));
+  let both = 0;
+  let better = 0;
+  let worse = 0;
+  for (const item of pairs) {
+    const now = same(item.label.value, item.judge);
+    const then = same(item.label.value, before.get(item.label.call_import_row_id));
+    if (now && then) both++;
+    else if (now) better++;
+    else if (then) worse++;
+  }
+  return {
+    baseline_version: baseline,
+    n: pairs.length,
+    measure: 'accuracy',
+    version: share(both + better, pairs.length),
+    baseline: share(both + worse, pairs.length),
+    difference: null,
+    better,
+    worse,
+    p_value: signTest(better, worse),
+  };
+};
+
+/** The exact two-sided sign test (McNemar's) on the calls only one version gets right. */
+const signTest = (better: number, worse: number) => {
+  const n = better + worse;
+  let tail = 0;
+  let choose = 1;
+  for (let k = 0; k <= Math.min(better, worse); k++) {
+    tail += choose;
+    choose = (choose * (n - k)) / (k + 1);
+  }
+  return n === 0 ? 1 : Math.min(1, (2 * tail) / 2 ** n);
+};
+
+const agreementOf = (env: MockEnv, metric: Metric, version: number, baseline?: number): MetricAgreement => {
+  const items = itemsOf(env, metric, version);
   const agreed = items.filter((item) => same(item.label.value, item.judge)).length;
-  const ci = wilsonInterval(agreed, items.length);
   return {
     metric_id: metric.id,
     version,
     metric_type: metric.metric_type,
     n: items.length,
     categorical: {
-      accuracy: ci ? { estimate: agreed / items.length, low: ci.low, high: ci.high } : null,
+      accuracy: share(agreed, items.length),
       kappa: null,
       confusion: { labels: [], counts: [] },
     },
@@ -189,6 +198,7 @@ const agreementOf = (env: MockEnv, metric: Metric, version: number): MetricAgree
         judge: item.judge,
         people: item.label.value,
       })),
+    paired: baseline === undefined ? null : pairedOf(env, metric, version, baseline),
     seed: 20_261_129,
   };
 };

@@ -10,6 +10,7 @@
 import type { HttpHandler } from 'msw';
 import { crudImpl } from './crud.js';
 import { authImpls } from './domain-auth.js';
+import { metricVersionImpls } from './domain-metric-versions.js';
 import { metricImpls } from './domain-metrics.js';
 import { monitorImpls } from './domain-monitors.js';
 import { productionImpls } from './domain-production.js';
@@ -81,6 +82,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     ...productionImpls,
     ...monitorImpls,
     ...metricImpls,
+    ...metricVersionImpls,
     ...reviewQueueImpls,
   };
 

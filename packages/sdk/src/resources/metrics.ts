@@ -4,6 +4,7 @@ import {
   type Metric,
   type MetricAgreement,
   type MetricVersion,
+  type MetricVersionScoring,
 } from '@voice-eval/contract';
 import type { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/options.js';
@@ -71,6 +72,41 @@ export class Metrics extends Resource {
     options?: RequestOptions,
   ): PagePromise<MetricVersion> {
     return this._client.list(routes.versions, { params: { metric_id: id }, query }, options);
+  }
+
+  /** Draft a version of an active metric (new words for its judge), to score on labelled calls before promoting it. */
+  createVersion(
+    id: string,
+    body: RequestBody<'metrics', 'createVersion'>,
+    options?: RequestOptions,
+  ): ApiPromise<MetricVersion> {
+    return this._client.request(routes.createVersion, { params: { metric_id: id }, body }, options);
+  }
+
+  /**
+   * Score a version of the metric (a draft, say) on the calls people labelled that it has no score
+   * for yet; its agreement then reads `agreement(id, { version, baseline_version })`.
+   */
+  scoreVersion(
+    id: string,
+    version: number,
+    body: RequestBody<'metrics', 'scoreVersion'> = {},
+    options?: RequestOptions,
+  ): ApiPromise<MetricVersionScoring> {
+    return this._client.request(
+      routes.scoreVersion,
+      { params: { metric_id: id, version: String(version) }, body },
+      options,
+    );
+  }
+
+  /** Make a draft version the active one (while the metric is still at the version it was drafted from). */
+  promoteVersion(id: string, version: number, options?: RequestOptions): ApiPromise<Metric> {
+    return this._client.request(
+      routes.promoteVersion,
+      { params: { metric_id: id, version: String(version) } },
+      options,
+    );
   }
 
   /** People's labels of calls on the metric, newest first (filter by call or by who labelled). */

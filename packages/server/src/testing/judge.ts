@@ -16,6 +16,8 @@ export type JudgedMetric = {
   min: number | null;
   max: number | null;
   labels: string[];
+  /** What the prompt says the metric judges (the line under its key). */
+  description: string;
 };
 
 /** One chat call as the double saw it; times from `performance.now()`, in ms. */
@@ -77,7 +79,7 @@ export type JudgeDouble = {
   close(): Promise<void>;
 };
 
-const LINE = /^- key ("(?:[^"\\]|\\.)*"): .* \[(boolean|rating|number|category)(.*)\]$/gm;
+const LINE = /^- key ("(?:[^"\\]|\\.)*"): .* \[(boolean|rating|number|category)(.*)\]$(?:\n {2}(.*))?/gm;
 
 /** The metrics a judge prompt lists. */
 export const parseMetrics = (prompt: string): JudgedMetric[] =>
@@ -94,6 +96,7 @@ export const parseMetrics = (prompt: string): JudgedMetric[] =>
       min: num(range?.[1]),
       max: num(range?.[2]),
       labels: [...labelPart.matchAll(/"(?:[^"\\]|\\.)*"/g)].map((l) => JSON.parse(l[0]) as string),
+      description: m[4] ?? '',
     };
   });
 

@@ -98,6 +98,13 @@ export const driveCalls = async ({ client, double }: Drive) => {
   await client.metrics.setLabel(metric.id, labelled.id, { value: false, note: 'Refund never offered.' });
   await client.metrics.labels(metric.id, { call_import_row_id: labelled.id });
   await client.metrics.agreement(metric.id, { version: 1 });
+  // a draft version tried on the labelled call beside version 1, then promoted
+  const draft = await client.metrics.createVersion(metric.id, {
+    description: 'Did the agent offer a refund?',
+  });
+  await client.metrics.scoreVersion(metric.id, draft.version);
+  await client.metrics.agreement(metric.id, { version: draft.version, baseline_version: 1 });
+  await client.metrics.promoteVersion(metric.id, draft.version);
   await client.metrics.deleteLabel(metric.id, labelled.id);
 
   await client.evaluatorResults.metricClusters({ scope_key: 'never', since: '2026-01-01T00:00:00Z' });

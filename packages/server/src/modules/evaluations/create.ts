@@ -104,7 +104,32 @@ export const createEvaluation = async (
   const judge = await chooseJudge(deps, ctx, body.ai_provider_id);
   const snapshots = await freezeMetrics(deps, ctx, metrics);
   if (body.row_ids) await assertRowsOfImport(deps, callImport.id, body.row_ids);
-  const rowIds = body.row_ids ? [...new Set(body.row_ids)] : null;
+  return startEvaluation(deps, ctx, {
+    callImportId: callImport.id,
+    evaluatorId,
+    snapshots,
+    judge,
+    model: body.model ?? null,
+    rowIds: body.row_ids ? [...new Set(body.row_ids)] : null,
+  });
+};
+
+/**
+ * Starts an evaluation of checked rows (null: every row with a transcript) of a call import of
+ * the workspace, with frozen metrics and a chosen judge (see `createEvaluation`).
+ */
+export const startEvaluation = async (
+  deps: Deps,
+  ctx: RequestContext,
+  what: {
+    callImportId: string;
+    evaluatorId: string | null;
+    snapshots: MetricSnapshot[];
+    judge: { aiProviderId: string | null; provider: string };
+    model: string | null;
+    rowIds: readonly string[] | null;
+  },
+): Promise<Evaluation> => {
   const now = deps.now();
   // outside the transaction: a dispatch pass updates these cursors under its lock, and waiting on
   // them while holding the import's row (the latest-status trigger) could deadlock with it
@@ -113,16 +138,16 @@ export const createEvaluation = async (
     const evaluation = await repo.insertEvaluation(trx, {
       organization_id: ctx.organizationId,
       workspace_id: ctx.workspaceId,
-      call_import_id: callImport.id,
-      evaluator_id: evaluatorId,
-      metric_ids: metrics.map((m) => m.id),
-      metrics: snapshots,
-      ai_provider_id: judge.aiProviderId,
-      provider: judge.provider,
-      model: body.model ?? null,
+      call_import_id: what.callImportId,
+      evaluator_id: what.evaluatorId,
+      metric_ids: what.snapshots.map((m) => m.id),
+      metrics: what.snapshots,
+      ai_provider_id: what.judge.aiProviderId,
+      provider: what.judge.provider,
+      model: what.model,
       created_by: actorLabel(ctx),
     });
-    if ((await repo.insertRows(trx, evaluation, rowIds, now)) === 0) {
+    if ((await repo.insertRows(trx, evaluation, what.rowIds, now)) === 0) {
       throw ruleViolation(
         'The call import has no row with a transcript to evaluate.',
         'body.call_import_id',

@@ -244,6 +244,31 @@ export const judgedResults = async (
   return result.rows;
 };
 
+/** Which of these call rows of the workspace an evaluation is scoring now with `version` of `metricId`. */
+export const rowsBeingScored = async (
+  db: Knex,
+  scope: Scope,
+  metricId: string,
+  version: number,
+  callRowIds: readonly string[],
+): Promise<string[]> => {
+  if (callRowIds.length === 0) return [];
+  const result = await db.raw(
+    `select distinct er.call_import_row_id
+       from evaluation_rows er
+       join evaluations e on e.id = er.evaluation_id
+      where er.organization_id = ? and er.workspace_id = ? and er.status in ('pending', 'running')
+        and er.call_import_row_id = any(?::uuid[]) and e.metrics @> ?::jsonb`,
+    [
+      scope.organizationId,
+      scope.workspaceId,
+      [...new Set(callRowIds)],
+      JSON.stringify([{ id: metricId, version }]),
+    ],
+  );
+  return result.rows.map((row: { call_import_row_id: string }) => row.call_import_row_id);
+};
+
 /** The completed rows of an evaluation, in its order: which call, and its results. */
 export const completedRows = (
   db: Knex,

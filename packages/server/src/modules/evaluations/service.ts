@@ -199,6 +199,15 @@ export const judgedValues = async (
     ]),
   );
 
+/** Which of these call rows an evaluation of the workspace is scoring now with `version` of the metric. */
+export const valuesBeingJudged = async (
+  deps: Deps,
+  ctx: RequestContext,
+  metricId: string,
+  version: number,
+  callRowIds: readonly string[],
+): Promise<Set<string>> => new Set(await repo.rowsBeingScored(deps.db, ctx, metricId, version, callRowIds));
+
 /** The calls an evaluation of the workspace scored, with their results; 404 for an unknown one. */
 export const scoredRowsOf = async (deps: Deps, ctx: RequestContext, evaluationId: string) => {
   if (!(await repo.findEvaluation(deps.db, ctx, evaluationId))) throw notFound('Evaluation');

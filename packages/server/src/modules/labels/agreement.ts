@@ -17,6 +17,8 @@ import { inferPolicy, isFailure, type PolicyRule } from '../evaluations/failure-
 import { loadPolicies } from '../evaluations/policies.js';
 import { judgedValues } from '../evaluations/service.js';
 import { getMetric } from '../metrics/service.js';
+import { findMetricVersion } from '../metrics/versions.js';
+import { pairedAgreement, type ScoredItem } from './paired.js';
 import * as repo from './repo.js';
 import { valueKey } from './service.js';
 
@@ -26,7 +28,7 @@ const MAX_DISAGREEMENTS = 100;
 const MAX_PAIRS = 10;
 
 type Value = repo.LabelRow['value'];
-type Item = { rowId: string; people: Value; judge: Value };
+type Item = ScoredItem;
 
 const numeric = (metric: Metric) => metric.metric_type === 'rating' || metric.metric_type === 'number';
 const multiLabel = (metric: Metric) =>
@@ -85,13 +87,20 @@ const policyOf = async (deps: Deps, ctx: RequestContext, metric: Metric): Promis
   return entry ? entry.policy : inferPolicy(metric);
 };
 
-const versionOf = (metric: Metric, asked: number | undefined): number => {
-  const version = asked ?? metric.version;
-  if (version > metric.version) {
-    const message = `The metric has versions 1 to ${metric.version}.`;
-    throw new ApiError('rule_violation', message, { errors: [{ path: 'query.version', message }] });
+/** A version of the metric the query names (422 when it has no such version); its current one when absent. */
+const versionOf = async (
+  deps: Deps,
+  ctx: RequestContext,
+  metric: Metric,
+  asked: number | undefined,
+  path: string,
+): Promise<number> => {
+  if (asked === undefined || asked === metric.version) return metric.version;
+  if (!(await findMetricVersion(deps, ctx, metric.id, asked))) {
+    const message = `The metric has no version ${asked}`;
+    throw new ApiError('rule_violation', `${message}.`, { errors: [{ path, message }] });
   }
-  return version;
+  return asked;
 };
 
 /**
@@ -106,27 +115,34 @@ export const metricAgreement = async (
   deps: Deps,
   ctx: RequestContext,
   metricId: string,
-  query: { version?: number },
+  query: { version?: number; baseline_version?: number },
 ): Promise<MetricAgreement> => {
   const metric = await getMetric(deps, ctx, metricId);
-  const version = versionOf(metric, query.version);
+  const version = await versionOf(deps, ctx, metric, query.version, 'query.version');
+  const baselineVersion =
+    query.baseline_version === undefined
+      ? undefined
+      : await versionOf(deps, ctx, metric, query.baseline_version, 'query.baseline_version');
   const labels = await repo.allLabels(deps.db, ctx, metric.id);
   const byRow = new Map<string, Value[]>();
   for (const label of labels)
     byRow.set(label.call_import_row_id, [...(byRow.get(label.call_import_row_id) ?? []), label.value]);
   const rowIds = [...byRow.keys()];
-  const [judged, calls, policy] = await Promise.all([
-    judgedValues(deps, ctx, metric.id, version, rowIds),
+  const [calls, policy] = await Promise.all([
     visibleCallRows(deps, ctx, rowIds),
     policyOf(deps, ctx, metric),
   ]);
-  const items: Item[] = [];
-  for (const rowId of rowIds) {
-    const people = consensus(metric, byRow.get(rowId)!);
-    const judge = judged.get(rowId)?.value;
-    if (people === null || judge === null || judge === undefined || !calls.has(rowId)) continue;
-    items.push({ rowId, people, judge });
-  }
+  /** Each labelled call the version scored: the people's value and the judge's. */
+  const itemsOf = async (scoredWith: number): Promise<Item[]> => {
+    const judged = await judgedValues(deps, ctx, metric.id, scoredWith, rowIds);
+    return rowIds.flatMap((rowId) => {
+      const people = consensus(metric, byRow.get(rowId)!);
+      const judge = judged.get(rowId)?.value;
+      if (people === null || judge === null || judge === undefined || !calls.has(rowId)) return [];
+      return [{ rowId, people, judge }];
+    });
+  };
+  const items = await itemsOf(version);
   const people = items.map((item) => item.people);
   const judge = items.map((item) => item.judge);
   const categorical = !numeric(metric) && !multiLabel(metric);
@@ -175,6 +191,16 @@ export const metricAgreement = async (
         judge: item.judge,
         people: item.people,
       })),
+    paired:
+      baselineVersion === undefined
+        ? null
+        : pairedAgreement(
+            numeric(metric),
+            baselineVersion,
+            items,
+            await itemsOf(baselineVersion),
+            AGREEMENT_SEED,
+          ),
     seed: AGREEMENT_SEED,
   };
 };

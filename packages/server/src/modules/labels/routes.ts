@@ -3,13 +3,14 @@ import { contract } from '@voice-eval/contract';
 import { contextOf } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { metricAgreement } from './agreement.js';
+import { scoreVersionOnLabels } from './score-version.js';
 import * as service from './service.js';
 
 const s = initServer();
 const routes = contract.metrics;
 
 /**
- * People's labels of calls on a metric and the judge's agreement with them: routes under
+ * People's labels of calls on a metric, the judge's agreement with them, and a version scored on them: routes under
  * `/metrics/{id}` that this module owns (it reads metrics, calls and scores; none of them reads it).
  */
 export const labelRoutes = (deps: Deps) => ({
@@ -28,5 +29,9 @@ export const labelRoutes = (deps: Deps) => ({
   agreement: s.route(routes.agreement, async ({ params, query, req }) => ({
     status: 200,
     body: await metricAgreement(deps, contextOf(req), params.metric_id, query),
+  })),
+  scoreVersion: s.route(routes.scoreVersion, async ({ params, body, req }) => ({
+    status: 202,
+    body: await scoreVersionOnLabels(deps, contextOf(req), params.metric_id, params.version, body),
   })),
 });

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
 import * as migration from '../../db/migrations/20261129000500_create_metric_versions.js';
+import * as drafts from '../../db/migrations/20261129000800_add_metric_version_drafts.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -162,9 +163,12 @@ describe('metric versions', () => {
     const parent = await make({ selection_mode: 'multi_label', metric_type: 'category' });
     const child = await make({ parent_metric_id: parent.id, description: 'Refund', example: 'Money back' });
     const before = (await versionsOf(plain.id)).items[0]!;
-    // the migration again, over metrics that exist: as an upgraded server runs it
+    // the migration again, over metrics that exist: as an upgraded server runs it (and the later
+    // one that adds drafts to its table)
+    await drafts.down(h.db);
     await migration.down(h.db);
     await migration.up(h.db);
+    await drafts.up(h.db);
     expect((await versionsOf(plain.id)).items).toEqual([before]);
     const [family] = (await versionsOf(parent.id)).items;
     expect(family).toMatchObject({ version: 1, status: 'active' });

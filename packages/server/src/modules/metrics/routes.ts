@@ -2,6 +2,7 @@ import type { contract } from '@voice-eval/contract';
 import { contextOf } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import type { RouterFor } from '../../routers.js';
+import { createDraftVersion, promoteVersion } from './drafts.js';
 import { fromDiscovered } from './from-discovered.js';
 import { generateMetric } from './generate.js';
 import { parseBulk } from './parse-bulk.js';
@@ -9,12 +10,12 @@ import * as service from './service.js';
 import { listVersions } from './versions.js';
 
 /**
- * Handlers of `contract.metrics` but people's labels and agreement, which the labels module owns
+ * Handlers of `contract.metrics` but people's labels, agreement and scoring a version on them, which the labels module owns
  * and the app mounts beside these (labels read metrics, not the other way round).
  */
 export type MetricRoutes = Omit<
   RouterFor<typeof contract.metrics>,
-  'labels' | 'setLabel' | 'deleteLabel' | 'agreement'
+  'labels' | 'setLabel' | 'deleteLabel' | 'agreement' | 'scoreVersion'
 >;
 
 export const metricRoutes = (deps: Deps): MetricRoutes => ({
@@ -53,6 +54,14 @@ export const metricRoutes = (deps: Deps): MetricRoutes => ({
   versions: async ({ params, query, req }) => ({
     status: 200,
     body: await listVersions(deps, contextOf(req), params.metric_id, query),
+  }),
+  createVersion: async ({ params, body, req }) => ({
+    status: 201,
+    body: await createDraftVersion(deps, contextOf(req), params.metric_id, body),
+  }),
+  promoteVersion: async ({ params, req }) => ({
+    status: 200,
+    body: await promoteVersion(deps, contextOf(req), params.metric_id, params.version),
   }),
   promote: async ({ params, req }) => ({
     status: 200,
