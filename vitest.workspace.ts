@@ -43,6 +43,7 @@ const browserRealTime = [
   'test/console/console.chromium.test.ts',
   'test/console/console-settings.chromium.test.ts',
   'test/console/console-monitors.chromium.test.ts',
+  'test/console/console-review.chromium.test.ts',
 ];
 const serverFiles = databaseTestFiles(fileURLToPath(new URL('./packages/server', import.meta.url)));
 const notRealTime = (file: string) =>

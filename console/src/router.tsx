@@ -13,6 +13,7 @@ import { agentsRoutes } from './routes/agents.tsx';
 import { importsRoutes } from './routes/imports.tsx';
 import { metricsRoutes } from './routes/metrics.tsx';
 import { productionRoutes } from './routes/production.tsx';
+import { reviewRoutes } from './routes/review.tsx';
 import { appRoute, optional, page, type RouterContext, rootRoute, uuid } from './routes/root.tsx';
 import { settingsRoutes } from './routes/settings.tsx';
 import { suitesRoutes } from './routes/suites.tsx';
@@ -108,6 +109,7 @@ const routeTree = rootRoute.addChildren([
     ...importsRoutes,
     ...productionRoutes,
     ...metricsRoutes,
+    ...reviewRoutes,
     ...agentsRoutes,
     ...settingsRoutes,
   ]),

@@ -13,6 +13,7 @@ const SECTIONS = [
   { to: '/production-calls', label: 'Production calls' },
   { to: '/monitors', label: 'Monitors' },
   { to: '/metrics', label: 'Metrics' },
+  { to: '/review', label: 'Review' },
   { to: '/agents', label: 'Agents' },
   { to: '/settings', label: 'Settings' },
 ] as const;

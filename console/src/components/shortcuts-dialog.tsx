@@ -1,7 +1,19 @@
-import { useEffect, useRef } from 'react';
+import { Fragment, useEffect, useRef } from 'react';
 
-/** The call page's keyboard shortcuts, as a modal dialog. */
-export const HelpDialog = ({ onClose }: { onClose: () => void }) => {
+/** A page's own key beside the call's: the key(s) as shown, and what it does. */
+export type Shortcut = { keys: string; does: string };
+
+/**
+ * The call page's keyboard shortcuts, as a modal dialog; a page that adds keys of its own (the
+ * labelling page) lists them after, under their title.
+ */
+export const HelpDialog = ({
+  onClose,
+  extra,
+}: {
+  onClose: () => void;
+  extra?: { title: string; shortcuts: readonly Shortcut[] } | undefined;
+}) => {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     ref.current?.showModal();
@@ -9,6 +21,7 @@ export const HelpDialog = ({ onClose }: { onClose: () => void }) => {
   return (
     <dialog ref={ref} onClose={onClose} aria-labelledby="shortcuts-title">
       <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      {extra && <h3>The call</h3>}
       <dl className="shortcuts">
         <dt>Space</dt>
         <dd>Play or pause</dd>
@@ -21,6 +34,19 @@ export const HelpDialog = ({ onClose }: { onClose: () => void }) => {
         <dt>?</dt>
         <dd>Show or hide this help</dd>
       </dl>
+      {extra && (
+        <>
+          <h3>{extra.title}</h3>
+          <dl className="shortcuts">
+            {extra.shortcuts.map((s) => (
+              <Fragment key={s.keys}>
+                <dt>{s.keys}</dt>
+                <dd>{s.does}</dd>
+              </Fragment>
+            ))}
+          </dl>
+        </>
+      )}
       <button type="button" onClick={onClose}>
         Close
       </button>

@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import type { EvaluationResult, RecordingPeaks, TranscriptTurn, VoiceEvent } from '@voice-eval/contract';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Loading, ProblemView } from '../components/problem.tsx';
-import { HelpDialog } from '../components/shortcuts-dialog.tsx';
+import { HelpDialog, type Shortcut } from '../components/shortcuts-dialog.tsx';
 import { type ParentMetric, Verdicts } from '../components/verdicts.tsx';
 import { EventList } from '../components/voice-events.tsx';
 import type { Lane, Player } from '../components/waveform.tsx';
@@ -30,6 +30,8 @@ export interface CallViewProps {
   runId: string | undefined;
   startAtSeconds: number | undefined;
   selectedMetric: string | undefined;
+  /** Keys the page adds (the labelling page's), listed in the help after the call's. */
+  shortcuts?: { title: string; shortcuts: readonly Shortcut[] } | undefined;
 }
 
 /** A quote of a flagged verdict, in the order `[` and `]` step through them. */
@@ -286,7 +288,7 @@ export const CallView = (props: CallViewProps) => {
           )}
         </div>
       </div>
-      {help && <HelpDialog onClose={() => setHelp(false)} />}
+      {help && <HelpDialog onClose={() => setHelp(false)} extra={props.shortcuts} />}
     </section>
   );
 };

@@ -4,7 +4,7 @@ import { Loading, ProblemView } from '../components/problem.tsx';
 import { useClient } from '../components/session-context.tsx';
 import type { ParentMetric } from '../components/verdicts.tsx';
 import { transcriptOf } from '../transcript.ts';
-import { CallView } from './call-view.tsx';
+import { CallView, type CallViewProps } from './call-view.tsx';
 
 const route = getRouteApi('/app/calls/$rowId');
 const NO_EVENTS: never[] = [];
@@ -53,6 +53,32 @@ export const CallPage = () => {
   );
 };
 
+/**
+ * The evaluation whose verdicts a call shows (the one named, else its run's, else its import's
+ * latest completed) and its scored row of the call: shared by the call's view and the labelling
+ * page's proposals (the same queries).
+ */
+export const useCallVerdicts = (call: CallRef) => {
+  const client = useClient();
+  const { importId, rowId, runId, evaluationId } = call;
+  const evaluation = useQuery({
+    queryKey: ['evaluation-of-call', importId, runId, evaluationId],
+    queryFn: async () => {
+      if (evaluationId) return client.evaluations.get(evaluationId);
+      const run = runId ? await client.suiteRuns.get(runId) : undefined;
+      if (run?.evaluation_id) return client.evaluations.get(run.evaluation_id);
+      const page = await client.evaluations.list({ call_import_id: importId, page_size: 20 });
+      return page.items.find((e) => e.status === 'completed') ?? page.items[0] ?? null;
+    },
+  });
+  const verdicts = useQuery({
+    queryKey: ['verdicts', evaluation.data?.id, rowId],
+    queryFn: () => client.evaluations.listRows(evaluation.data!.id, { call_import_row_id: rowId }),
+    enabled: !!evaluation.data,
+  });
+  return { evaluation, verdicts };
+};
+
 /** A call's data, fetched, in a {@link CallView}: the call page, or one side of two calls compared. */
 export const CallPane = ({
   call,
@@ -60,6 +86,7 @@ export const CallPane = ({
   selectedMetric,
   keyboard = true,
   heading,
+  shortcuts,
 }: {
   call: CallRef;
   startAtSeconds?: number | undefined;
@@ -68,6 +95,8 @@ export const CallPane = ({
   keyboard?: boolean;
   /** Said above the call's title (e.g. "This run", "Baseline"). */
   heading?: string;
+  /** Keys the page adds to the call's, for the help. */
+  shortcuts?: CallViewProps['shortcuts'];
 }) => {
   const client = useClient();
   const { importId, rowId, runId, callId } = call;
@@ -96,16 +125,6 @@ export const CallPane = ({
     queryFn: () => client.suiteRuns.getCall(runId!, callId!),
     enabled: runId !== undefined && callId !== undefined,
   });
-  const evaluation = useQuery({
-    queryKey: ['evaluation-of-call', importId, runId, call.evaluationId],
-    queryFn: async () => {
-      if (call.evaluationId) return client.evaluations.get(call.evaluationId);
-      const run = runId ? await client.suiteRuns.get(runId) : undefined;
-      if (run?.evaluation_id) return client.evaluations.get(run.evaluation_id);
-      const page = await client.evaluations.list({ call_import_id: importId, page_size: 20 });
-      return page.items.find((e) => e.status === 'completed') ?? page.items[0] ?? null;
-    },
-  });
   // child metric to parent, to group the verdicts as the metrics are (parents carry their children)
   const parents = useQuery({
     queryKey: ['metric-parents'],
@@ -117,11 +136,7 @@ export const CallPane = ({
     },
     staleTime: 60_000,
   });
-  const verdicts = useQuery({
-    queryKey: ['verdicts', evaluation.data?.id, rowId],
-    queryFn: () => client.evaluations.listRows(evaluation.data!.id, { call_import_row_id: rowId }),
-    enabled: !!evaluation.data,
-  });
+  const { evaluation, verdicts } = useCallVerdicts(call);
 
   if (row.isPending) return <Loading what="call" />;
   if (row.isError) return <ProblemView error={row.error} what="call" />;
@@ -149,6 +164,7 @@ export const CallPane = ({
       runId={runId}
       startAtSeconds={startAtSeconds}
       selectedMetric={selectedMetric}
+      shortcuts={shortcuts}
     />
   );
 };

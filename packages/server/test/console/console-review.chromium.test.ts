@@ -1,0 +1,324 @@
+import type { HumanLabel, ReviewItem, ReviewQueue } from '@voice-eval/contract';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
+import { browserTitle, expectAccessible, launchChromium, screenshot, skipBrowser } from '../browser.js';
+import { callRows, makeImport, makeMetric, startEvaluation } from '../factories/evaluations.js';
+import { createHarness, type Harness, type Headers } from '../harness.js';
+import { ensureConsoleBuild } from './console-build.js';
+
+/**
+ * The console's review queues in a real Chromium against the real server: 24 imported calls scored
+ * by a judge double on a boolean, a rating and a category metric; a queue made with the form; two
+ * people labelling it at once; one of them labelling 20 calls from the keyboard alone, correcting
+ * some verdicts; then the metric's agreement with those labels, through the API and on its page.
+ */
+
+const PASSWORD = 'correct horse battery';
+const CALLS = 24;
+const MEMBER_EMAIL = 'reviewer@example.test';
+
+/** The judge fails calls N = 4, 8, ... (rating 2, else 4) and says calls N = 5, 10, ... were escalated. */
+const fails = (n: number) => n % 4 === 0;
+const escalated = (n: number) => n % 5 === 0;
+type Values = { resolved: boolean; politeness: number; outcome: string };
+const judged = (n: number): Values => ({
+  resolved: !fails(n),
+  politeness: fails(n) ? 2 : 4,
+  outcome: escalated(n) ? 'Escalated' : 'Resolved',
+});
+
+let h: Harness;
+let judge: JudgeDouble;
+let browser: Browser;
+let ownerContext: BrowserContext;
+let memberContext: BrowserContext;
+let consoleUrl: string;
+let owner: Headers;
+let metricIds: { resolved: string; politeness: string; outcome: string };
+let queue: ReviewQueue;
+
+const made = async (path: string, headers: Record<string, string>, body: unknown) => {
+  const reply = await h.request('POST', path, { headers, body });
+  expect(reply.status, `${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
+  return reply.body;
+};
+
+const logIn = async (context: BrowserContext, email: string) => {
+  const page = await context.newPage();
+  await page.goto(`${consoleUrl}/login`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByRole('heading', { name: 'Runs', exact: true }).waitFor();
+  await page.close();
+};
+
+const queueNow = async (): Promise<ReviewQueue> =>
+  (await h.request('GET', `/api/v1/review-queues/${queue.id}`, { headers: owner })).body;
+
+const labelsOf = async (metricId: string): Promise<HumanLabel[]> =>
+  (
+    await h.request(
+      'GET',
+      `/api/v1/metrics/${metricId}/labels?page_size=100&labelled_by=${encodeURIComponent(h.owner.user.email)}`,
+      { headers: owner },
+    )
+  ).body.items;
+
+/**
+ * The call the labelling page shows: its number N (`review-N`), once it is one not in `seen` (the
+ * page has moved on from those) and every metric has the judge's value chosen.
+ */
+const shownCall = async (page: Page, seen: ReadonlySet<number> = new Set()): Promise<number> => {
+  const heading = page.getByRole('heading', { name: /^Call \d+ of 24: review-\d+$/ });
+  let call = Number.NaN;
+  await expect
+    .poll(async () => {
+      const text = (await heading.count()) === 1 ? await heading.textContent() : null;
+      call = Number(/review-(\d+)$/.exec(text ?? '')?.[1]);
+      return Number.isInteger(call) && !seen.has(call);
+    })
+    .toBe(true);
+  await expect.poll(() => page.locator('.label-panel button[aria-pressed="true"]').count()).toBe(3);
+  return call;
+};
+
+describe.skipIf(skipBrowser)(browserTitle('the console’s review queues in Chromium'), () => {
+  beforeAll(async () => {
+    await ensureConsoleBuild();
+    judge = await startJudgeDouble({
+      answer: (metric, transcript) => {
+        const n = Number(/row=review-(\d+)/.exec(transcript)?.[1]);
+        const values = judged(n);
+        if (metric.type === 'boolean') return values.resolved;
+        if (metric.type === 'rating') return values.politeness;
+        return values.outcome;
+      },
+    });
+    h = await createHarness({
+      env: {
+        VOICE_EVAL_LLM_BASE_URL: judge.url,
+        VOICE_EVAL_LLM_API_KEY: 'sk-judge',
+        VOICE_EVAL_LLM_MODEL: 'judge',
+      },
+    });
+    owner = await h.as('OWNER');
+    const resolved = await makeMetric(h, owner, { name: 'Resolves the request', metric_type: 'boolean' });
+    const politeness = await makeMetric(h, owner, { name: 'Politeness', metric_type: 'rating' });
+    const outcome = await makeMetric(h, owner, {
+      name: 'Call outcome',
+      metric_type: 'category',
+      selection_mode: 'single_choice',
+    });
+    for (const name of ['Resolved', 'Escalated'])
+      await made('/api/v1/metrics', owner, { name, parent_metric_id: outcome.id });
+    metricIds = { resolved: resolved.id, politeness: politeness.id, outcome: outcome.id };
+    const calls = await makeImport(h, owner, callRows(CALLS, 'review'));
+    const evaluation = await startEvaluation(h, owner, {
+      call_import_id: calls.id,
+      metric_ids: Object.values(metricIds),
+    });
+    // polled by hand: `expect.poll` (and so `settled`) works only inside a test
+    for (let status = ''; status !== 'completed'; await new Promise((r) => setTimeout(r, 100))) {
+      status = (await h.request('GET', `/api/v1/evaluations/${evaluation.id}`, { headers: owner })).body
+        .status;
+      expect(['pending', 'running', 'completed']).toContain(status);
+    }
+    // a second person to label with the owner
+    const invited = await made('/api/v1/invitations', owner, { email: MEMBER_EMAIL, role: 'MEMBER' });
+    await made('/api/v1/invitations/accept', {}, { token: invited.token, password: PASSWORD });
+
+    consoleUrl = `${h.url}/console`;
+    browser = await launchChromium();
+    ownerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    memberContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    for (const context of [ownerContext, memberContext]) context.setDefaultTimeout(15_000);
+    await logIn(ownerContext, h.owner.user.email);
+    await logIn(memberContext, MEMBER_EMAIL);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await judge?.close();
+  });
+
+  it('makes a queue with the form: an evaluation picked, its metrics ticked, and lists it', async () => {
+    const page = await ownerContext.newPage();
+    await page.goto(`${consoleUrl}/review`);
+    await page.getByRole('heading', { name: 'Review queues', exact: true }).waitFor();
+    await page.getByText('No review queue yet').waitFor();
+    await page.getByLabel('Name').fill('Refund calls');
+    const which = page.getByRole('combobox', { name: /^Which/ });
+    await expect.poll(() => which.locator('option').count()).toBe(2);
+    await which.selectOption({ index: 1 });
+    // the evaluation's metrics are ticked; a sub-metric is labelled through its parent
+    for (const name of ['Resolves the request', 'Politeness', 'Call outcome'])
+      await expect.poll(() => page.getByRole('checkbox', { name }).isChecked()).toBe(true);
+    expect(await page.getByRole('checkbox', { name: 'Escalated' }).count()).toBe(0);
+    await page.getByRole('spinbutton', { name: /^Calls/ }).fill(String(CALLS));
+    await page.getByRole('combobox', { name: /^Picked/ }).selectOption({ label: 'flagged calls first' });
+    await page.getByRole('button', { name: 'Create queue' }).click();
+    await page.getByText(`Made “Refund calls” with ${CALLS} calls.`).waitFor();
+    const row = page.getByRole('row', { name: /^Refund calls/ });
+    await expect.poll(() => row.textContent()).toMatch(/an evaluation.*flagged calls first.*0 of 24 done/);
+    await row.getByRole('link', { name: 'Label Refund calls' }).waitFor();
+    await expectAccessible(page, 'review-queues');
+    await screenshot(page, 'review-queues');
+    const list = await h.request('GET', '/api/v1/review-queues', { headers: owner });
+    queue = list.body.items[0];
+    expect(queue).toMatchObject({
+      name: 'Refund calls',
+      strategy: 'flagged_first',
+      counts: { total: CALLS },
+    });
+    expect(new Set(queue.metric_ids)).toEqual(new Set(Object.values(metricIds)));
+    await page.close();
+  });
+
+  it('gives two people labelling at once different calls; one labels 20 from the keyboard alone', async () => {
+    const url = `${consoleUrl}/review/${queue.id}`;
+    const [mine, theirs] = [await ownerContext.newPage(), await memberContext.newPage()];
+    await Promise.all([mine.goto(url), theirs.goto(url)]);
+    const [myCall, theirCall] = await Promise.all([shownCall(mine), shownCall(theirs)]);
+    expect(myCall).not.toBe(theirCall);
+    const claimed: ReviewItem[] = (
+      await h.request('GET', `/api/v1/review-queues/${queue.id}/items?status=claimed`, { headers: owner })
+    ).body.items;
+    expect(claimed.map((i) => i.conversation_id).sort()).toEqual(
+      [`review-${myCall}`, `review-${theirCall}`].sort(),
+    );
+    expect(new Set(claimed.map((i) => i.claimed_by))).toEqual(new Set([h.owner.user.email, MEMBER_EMAIL]));
+
+    // the metrics in the panel's order, and each one's values in the order digits pick them
+    const order = await mine.locator('.label-metric legend strong').allTextContents();
+    expect(new Set(order)).toEqual(new Set(['Resolves the request', 'Politeness', 'Call outcome']));
+    const outcomeChoices = await mine
+      .getByRole('group', { name: /^Call outcome/ })
+      .getByRole('button')
+      .allTextContents();
+    expect(outcomeChoices.map((c) => c.replace(/^\d\s*/, ''))).toEqual(['Escalated', 'Resolved']);
+    let at = 0;
+    const goTo = async (name: string) => {
+      const target = order.indexOf(name);
+      for (; at < target; at++) await mine.keyboard.press('ArrowDown');
+      for (; at > target; at--) await mine.keyboard.press('ArrowUp');
+    };
+
+    // the help lists the labelling keys beside the call's
+    await mine.keyboard.press('?');
+    const help = mine.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.getByRole('heading', { name: 'Labelling' }).waitFor();
+    await help.getByText('Previous or next metric').waitFor();
+    await mine.keyboard.press('Escape');
+    await expect.poll(() => help.count()).toBe(0);
+
+    const expected = new Map<number, Values & { note: string }>();
+    let call = myCall;
+    for (let i = 0; i < 20; i++) {
+      if (i > 0) call = await shownCall(mine, new Set(expected.keys()));
+      expect(call, 'the call another person holds').not.toBe(theirCall);
+      expect(expected.has(call), 'a call labelled before').toBe(false);
+      const values = { ...judged(call), note: '' };
+      at = 0;
+      if (i % 3 === 0) {
+        await goTo('Resolves the request');
+        values.resolved = !values.resolved;
+        await mine.keyboard.press(values.resolved ? '1' : '2');
+      }
+      if (i % 4 === 1) {
+        await goTo('Politeness');
+        values.politeness = 5;
+        await mine.keyboard.press('5');
+      }
+      if (i % 5 === 2) {
+        await goTo('Call outcome');
+        values.outcome = values.outcome === 'Resolved' ? 'Escalated' : 'Resolved';
+        await mine.keyboard.press(values.outcome === 'Escalated' ? '1' : '2');
+      }
+      if (i % 6 === 5) {
+        await mine.keyboard.press('n');
+        await mine.keyboard.type('Checked by ear.');
+        await mine.keyboard.press('Escape');
+        values.note = 'Checked by ear.';
+      }
+      if (i === 0) {
+        const corrected = mine.getByRole('group', { name: /^Resolves the request/ });
+        await corrected.getByText('corrected').waitFor();
+        await expectAccessible(mine, 'review-label');
+        await screenshot(mine, 'review-label');
+      }
+      expected.set(call, values);
+      await mine.keyboard.press('Enter');
+      await mine.getByText(`You labelled ${i + 1} ${i === 0 ? 'call' : 'calls'} here.`).waitFor();
+    }
+
+    // 20 done, the owner holds the next and the other person theirs
+    await expect.poll(async () => (await queueNow()).counts).toMatchObject({ done: 20, claimed: 2, open: 2 });
+    for (const [key, metricId] of Object.entries(metricIds) as Array<[keyof Values, string]>) {
+      const labels = await labelsOf(metricId);
+      expect(labels).toHaveLength(20);
+      for (const label of labels) {
+        const n = Number(label.conversation_id.replace('review-', ''));
+        expect(label.value, `${key} of ${label.conversation_id}`).toEqual(expected.get(n)?.[key]);
+        expect(label.note).toBe(expected.get(n)?.note);
+      }
+    }
+    const flipped = [...expected.entries()].filter(([n, v]) => v.resolved !== judged(n).resolved).length;
+    expect(flipped).toBe(7);
+    const agreement = (
+      await h.request('GET', `/api/v1/metrics/${metricIds.resolved}/agreement`, { headers: owner })
+    ).body;
+    expect(agreement).toMatchObject({ n: 20, metric_type: 'boolean' });
+    expect(agreement.disagreements).toHaveLength(flipped);
+    expect(agreement.categorical.accuracy.estimate).toBeCloseTo(13 / 20);
+    const ordinal = (
+      await h.request('GET', `/api/v1/metrics/${metricIds.politeness}/agreement`, { headers: owner })
+    ).body;
+    expect(ordinal.n).toBe(20);
+
+    // the rest: Enter confirms the judge; then nothing is left for the owner while the other holds one
+    const done = new Set(expected.keys());
+    for (let i = 20; i < CALLS - 1; i++) {
+      const next = await shownCall(mine, done);
+      done.add(next);
+      expect(next).not.toBe(theirCall);
+      await mine.keyboard.press('Enter');
+      await mine.getByText(`You labelled ${i + 1} calls here.`).waitFor();
+    }
+    await mine.getByRole('heading', { name: 'Nothing left for you' }).waitFor();
+    await theirs.keyboard.press('Enter');
+    await theirs.getByRole('heading', { name: 'Queue done' }).waitFor();
+    await expect.poll(async () => (await queueNow()).status).toBe('completed');
+    await expectAccessible(theirs, 'review-done');
+
+    // the metric's page shows the agreement with the labels
+    await mine.getByRole('link', { name: 'Resolves the request' }).click();
+    await mine.getByRole('heading', { name: 'Judge agreement' }).waitFor();
+    await mine.getByText(/^24 labelled calls/).waitFor();
+    const stats = mine.getByRole('table', { name: 'Agreement with people' });
+    await expect
+      .poll(() => stats.getByRole('row', { name: /^Accuracy/ }).textContent())
+      .toMatch(/^Accuracy70\.8%/);
+    await screenshot(mine, 'review-agreement');
+    await Promise.all([mine.close(), theirs.close()]);
+  }, 180_000);
+
+  it('shows a READER the queues with no form and no labelling link', async () => {
+    const email = 'review-reader@example.test';
+    const invited = await made('/api/v1/invitations', owner, { email, role: 'READER' });
+    await made('/api/v1/invitations/accept', {}, { token: invited.token, password: PASSWORD });
+    const reader = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    reader.setDefaultTimeout(15_000);
+    await logIn(reader, email);
+    const page = await reader.newPage();
+    await page.goto(`${consoleUrl}/review`);
+    await page.getByRole('row', { name: /^Refund calls/ }).waitFor();
+    await page.getByText('· READER').waitFor();
+    expect(await page.getByRole('heading', { name: 'New review queue' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: /^Label / }).count()).toBe(0);
+    await page.goto(`${consoleUrl}/review/00000000-0000-4000-8000-000000000000`);
+    await page.getByRole('heading', { name: 'No such review queue' }).waitFor();
+    await reader.close();
+  });
+});
