@@ -1,27 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { Metric, MetricAgreement } from '@voice-eval/contract';
+import type { Metric, MetricAgreement, MetricVersion } from '@voice-eval/contract';
 import { useState } from 'react';
 import { Loading, ProblemView } from '../../components/problem.tsx';
 import { useClient } from '../../components/session-context.tsx';
 import { dateTime } from '../../format.ts';
-
-type Estimate = { estimate: number; low: number; high: number } | null;
-
-const fixed = (value: number, share: boolean) => (share ? `${(value * 100).toFixed(1)}%` : value.toFixed(3));
-
-/** A statistic with its 95% interval, or a dash when it is undefined for these items. */
-const Stat = ({ value, share = false }: { value: Estimate; share?: boolean }) =>
-  value === null ? (
-    <span className="muted">–</span>
-  ) : (
-    <span>
-      {fixed(value.estimate, share)}{' '}
-      <span className="muted">
-        [{fixed(value.low, share)}–{fixed(value.high, share)}]
-      </span>
-    </span>
-  );
+import { DraftVersions } from './draft-version.tsx';
+import { type Estimate, Stat } from './stat.tsx';
 
 const statistics = (a: MetricAgreement): Array<[string, Estimate, boolean]> => [
   ['Accuracy', a.categorical?.accuracy ?? null, true],
@@ -46,11 +31,17 @@ const show = (value: unknown) => (Array.isArray(value) ? value.join(', ') : Stri
  */
 export const Reliability = ({ metric }: { metric: Metric }) => {
   const client = useClient();
-  const [version, setVersion] = useState(metric.version);
+  // the metric's current version until one is picked (so it follows a promotion)
+  const [picked, setVersion] = useState<number | null>(null);
+  const version = picked ?? metric.version;
   const versions = useQuery({
     queryKey: ['metric', metric.id, 'versions'],
     queryFn: () => client.metrics.versions(metric.id, { page_size: 100 }),
   });
+  // drafts too, once the history is in
+  const options: Array<Pick<MetricVersion, 'version' | 'status'>> =
+    versions.data?.items ??
+    Array.from({ length: metric.version }, (_, i) => ({ version: metric.version - i, status: 'active' }));
   const agreement = useQuery({
     queryKey: ['metric', metric.id, 'agreement', version],
     queryFn: () => client.metrics.agreement(metric.id, { version }),
@@ -61,10 +52,10 @@ export const Reliability = ({ metric }: { metric: Metric }) => {
       <label>
         Version{' '}
         <select value={version} onChange={(event) => setVersion(Number(event.target.value))}>
-          {Array.from({ length: metric.version }, (_, i) => metric.version - i).map((v) => (
-            <option key={v} value={v}>
-              v{v}
-              {v === metric.version ? ' (current)' : ''}
+          {options.map((v) => (
+            <option key={v.version} value={v.version}>
+              v{v.version}
+              {v.version === metric.version ? ' (current)' : v.status === 'draft' ? ' (draft)' : ''}
             </option>
           ))}
         </select>
@@ -117,6 +108,7 @@ export const Reliability = ({ metric }: { metric: Metric }) => {
           )}
         </>
       )}
+      {versions.data && <DraftVersions metric={metric} versions={versions.data.items} />}
       <h2>Versions</h2>
       {versions.isPending ? (
         <Loading what="versions" />
@@ -136,7 +128,10 @@ export const Reliability = ({ metric }: { metric: Metric }) => {
             {versions.data.items.map((v) => (
               <tr key={v.version}>
                 <td>v{v.version}</td>
-                <td>{v.status}</td>
+                <td>
+                  {v.status}
+                  {v.based_on !== null && <span className="muted"> · drafted from v{v.based_on}</span>}
+                </td>
                 <td className="text">{v.definition.description || <span className="muted">none</span>}</td>
                 <td>
                   {dateTime(v.created_at)} <span className="muted">by {v.created_by}</span>

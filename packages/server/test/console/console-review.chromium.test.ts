@@ -11,7 +11,8 @@ import { ensureConsoleBuild } from './console-build.js';
  * The console's review queues in a real Chromium against the real server: 24 imported calls scored
  * by a judge double on a boolean, a rating and a category metric; a queue made with the form; two
  * people labelling it at once; one of them labelling 20 calls from the keyboard alone, correcting
- * some verdicts; then the metric's agreement with those labels, through the API and on its page.
+ * some verdicts; then the metric's agreement with those labels, through the API and on its page;
+ * then new words for the judge drafted on that page, tried on the labelled calls and promoted.
  */
 
 const PASSWORD = 'correct horse battery';
@@ -22,6 +23,8 @@ const MEMBER_EMAIL = 'reviewer@example.test';
 const fails = (n: number) => n % 4 === 0;
 const escalated = (n: number) => n % 5 === 0;
 type Values = { resolved: boolean; politeness: number; outcome: string };
+/** What people said each call resolved (filled once they labelled): a draft saying STRICT answers it. */
+const peopleSaid = new Map<number, boolean>();
 const judged = (n: number): Values => ({
   resolved: !fails(n),
   politeness: fails(n) ? 2 : 4,
@@ -91,7 +94,10 @@ describe.skipIf(skipBrowser)(browserTitle('the console’s review queues in Chro
       answer: (metric, transcript) => {
         const n = Number(/row=review-(\d+)/.exec(transcript)?.[1]);
         const values = judged(n);
-        if (metric.type === 'boolean') return values.resolved;
+        if (metric.type === 'boolean')
+          return metric.description.includes('STRICT')
+            ? (peopleSaid.get(n) ?? values.resolved)
+            : values.resolved;
         if (metric.type === 'rating') return values.politeness;
         return values.outcome;
       },
@@ -303,6 +309,133 @@ describe.skipIf(skipBrowser)(browserTitle('the console’s review queues in Chro
     await screenshot(mine, 'review-agreement');
     await Promise.all([mine.close(), theirs.close()]);
   }, 180_000);
+
+  it('drafts new words on the metric page, scores them on the labelled calls beside v1, and promotes them', async () => {
+    const id = metricIds.resolved;
+    const all: HumanLabel[] = (
+      await h.request('GET', `/api/v1/metrics/${id}/labels?page_size=100`, { headers: owner })
+    ).body.items;
+    for (const label of all)
+      peopleSaid.set(Number(label.conversation_id.replace('review-', '')), label.value === true);
+    expect(peopleSaid.size).toBe(CALLS);
+    const page = await ownerContext.newPage();
+    await page.goto(`${consoleUrl}/metrics/${id}`);
+    await page.getByRole('heading', { name: 'Draft versions' }).waitFor();
+
+    // the form, prefilled with the active words (none here), typed into from the keyboard
+    await page.locator('summary', { hasText: 'Draft new words' }).click();
+    const form = page.getByRole('form', { name: 'Draft new words' });
+    const description = form.getByLabel('Description');
+    expect(await description.inputValue()).toBe('');
+    await description.focus();
+    await page.keyboard.type('STRICT: resolved only when the caller says the problem is fixed.');
+    await form.getByLabel('Examples').fill('“That sorted it, thanks” is resolved.');
+    await form.getByRole('button', { name: 'Draft version' }).click();
+    await page.getByText('Drafted version 2: score it on the labelled calls to compare.').waitFor();
+    const versions = page.getByRole('table', { name: 'Versions' });
+    await expect
+      .poll(() => versions.locator('tbody tr').allTextContents())
+      .toEqual([
+        expect.stringMatching(/^v2draft · drafted from v1STRICT/),
+        expect.stringMatching(/^v1active/),
+      ]);
+    // the metric's own version stays at the active one
+    const shownVersion = () =>
+      page
+        .locator('.facts > div', { has: page.locator('dt', { hasText: /^Version$/ }) })
+        .locator('dd')
+        .textContent();
+    expect(await shownVersion()).toBe('v1');
+
+    // scored on the labelled calls, then set beside v1 on the same calls
+    const trial = page.getByRole('article', { name: /^Version 2/ });
+    await trial.getByText("No labelled call has both versions' scores yet").waitFor();
+    await trial.getByRole('button', { name: 'Score on labelled calls' }).click();
+    await trial.getByText(`Scored ${CALLS} calls with v2.`).waitFor({ timeout: 60_000 });
+    const compared = trial.getByRole('table', { name: 'Version 2 beside version 1' });
+    await compared.waitFor();
+    const reply = await h.request('GET', `/api/v1/metrics/${id}/agreement?version=2&baseline_version=1`, {
+      headers: owner,
+    });
+    expect(reply.status).toBe(200);
+    const paired = reply.body.paired;
+    expect(paired).toMatchObject({ baseline_version: 1, n: CALLS, measure: 'accuracy', better: 7, worse: 0 });
+    expect(paired.version.estimate).toBe(1);
+    expect(paired.baseline.estimate).toBeCloseTo(17 / 24);
+    expect(paired.p_value).toBeCloseTo(2 / 2 ** 7);
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+    const pts = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x * 100).toFixed(1)}`;
+    const stat = (e: { estimate: number; low: number; high: number }) =>
+      `${pct(e.estimate)} [${pct(e.low)}–${pct(e.high)}]`;
+    const d = paired.difference;
+    expect(await compared.getByRole('row', { name: /^Accuracy/ }).textContent()).toBe(
+      `Accuracy${stat(paired.version)}${stat(paired.baseline)}${pts(d.estimate)} pts [${pts(d.low)} to ${pts(d.high)}]`,
+    );
+    expect(await compared.getByRole('row', { name: /^Closer to people/ }).textContent()).toBe(
+      `Closer to people7 calls0 callsp = ${paired.p_value.toPrecision(2)} (exact McNemar)`,
+    );
+    await trial
+      .getByText(
+        `Version 2 agrees with people on 24 of 24 calls where version 1 agreed on 17; the difference is ` +
+          `${pts(d.estimate)} points (95% interval ${pts(d.low)} to ${pts(d.high)}), p = 0.016.`,
+        { exact: true },
+      )
+      .waitFor();
+    await trial.getByText(/closer to people on 7 calls, further on 0: a split this uneven/).waitFor();
+    await expectAccessible(page, 'metric-draft-trial');
+    await screenshot(page, 'metric-draft-trial');
+
+    // a READER sees the comparison, and no form or button
+    const email = 'metric-reader@example.test';
+    const invited = await made('/api/v1/invitations', owner, { email, role: 'READER' });
+    await made('/api/v1/invitations/accept', {}, { token: invited.token, password: PASSWORD });
+    const reader = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    reader.setDefaultTimeout(15_000);
+    await logIn(reader, email);
+    const read = await reader.newPage();
+    await read.goto(`${consoleUrl}/metrics/${id}`);
+    await read.getByRole('table', { name: 'Version 2 beside version 1' }).waitFor();
+    expect(
+      await read.getByRole('button', { name: /^(Score on labelled calls|Promote version 2)$/ }).count(),
+    ).toBe(0);
+    expect(await read.locator('summary', { hasText: 'Draft new words' }).count()).toBe(0);
+    await reader.close();
+
+    // promoted, v2 is the metric's version and its agreement the one shown
+    await trial.getByRole('button', { name: 'Promote version 2' }).click();
+    await page.getByText('Version 2 is active: evaluations score with its words now.').waitFor();
+    await expect.poll(shownVersion).toBe('v2');
+    await expect
+      .poll(() => versions.locator('tbody tr').allTextContents())
+      .toEqual([
+        expect.stringMatching(/^v2active · drafted from v1STRICT/),
+        expect.stringMatching(/^v1superseded/),
+      ]);
+    await expect.poll(() => trial.count()).toBe(0);
+    const stats = page.getByRole('table', { name: 'Agreement with people' });
+    await expect
+      .poll(() => stats.getByRole('row', { name: /^Accuracy/ }).textContent())
+      .toMatch(/^Accuracy100\.0%/);
+    const metric = (await h.request('GET', `/api/v1/metrics/${id}`, { headers: owner })).body;
+    expect(metric).toMatchObject({ version: 2, description: expect.stringContaining('STRICT') });
+
+    // a draft whose metric is edited meanwhile is refused on promotion (409), said on the page
+    const draft = await made(`/api/v1/metrics/${id}/versions`, owner, { description: 'STRICT and brief.' });
+    await page.reload();
+    const stale = page.getByRole('article', { name: /^Version 3/ });
+    await stale.waitFor();
+    const edit = await h.request('PATCH', `/api/v1/metrics/${id}`, {
+      headers: owner,
+      body: { example: 'Edited.' },
+    });
+    expect(edit.body.version).toBe(4);
+    await stale.getByRole('button', { name: `Promote version ${draft.version}` }).click();
+    await stale
+      .getByRole('alert')
+      .getByText(/changed after version 3 was drafted \(it is at version 4\)/)
+      .waitFor();
+    await page.close();
+  }, 120_000);
 
   it('shows a READER the queues with no form and no labelling link', async () => {
     const email = 'review-reader@example.test';
