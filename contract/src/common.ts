@@ -159,11 +159,12 @@ export type RouteMetadata = {
     fields?: Record<string, string>;
   };
   /**
-   * A response of bytes rather than JSON (a recording): the media types it may have; `ranges`
-   * when it answers a `Range` request with 206 (or 416); `signedAccess` when a signed URL (its
-   * `expires` and `signature` query parameters) stands in for credentials.
+   * A response of bytes rather than JSON (a recording, an export): the media types it may have;
+   * `ranges` when it answers a `Range` request with 206 (or 416); `signedAccess` when a signed URL
+   * (its `expires` and `signature` query parameters) stands in for credentials; `json`, the schema
+   * of the body when it is sent as `application/json` (an export's JSON form), documented as JSON.
    */
-  binary?: { mediaTypes: string[]; ranges?: boolean; signedAccess?: boolean };
+  binary?: { mediaTypes: string[]; ranges?: boolean; signedAccess?: boolean; json?: z.ZodTypeAny };
 };
 
 export const ROLES = ['OWNER', 'ADMIN', 'MEMBER', 'READER'] as const;

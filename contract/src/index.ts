@@ -29,6 +29,7 @@ import { apiKeys } from './routes/api-keys.js';
 import { auth } from './routes/auth.js';
 import { callImportSchemas } from './routes/call-import-schemas.js';
 import { callImports } from './routes/call-imports.js';
+import { consistencyChecks } from './routes/consistency-checks.js';
 import { evaluations } from './routes/evaluations.js';
 import { evaluatorResults } from './routes/evaluator-results.js';
 import { evaluatorSuites } from './routes/evaluator-suites.js';
@@ -75,6 +76,7 @@ const areas: {
   productionCalls: typeof productionCalls;
   monitors: typeof monitors;
   reviewQueues: typeof reviewQueues;
+  consistencyChecks: typeof consistencyChecks;
 } = {
   auth,
   workspaces,
@@ -99,6 +101,7 @@ const areas: {
   productionCalls,
   monitors,
   reviewQueues,
+  consistencyChecks,
 };
 
 const options = { baseHeaders: BaseHeadersSchema, commonResponses, strictStatusCodes: true } as const;
@@ -123,6 +126,7 @@ export * from './resources/auth.js';
 export * from './resources/call-import.js';
 export * from './resources/call-import-row.js';
 export * from './resources/call-import-schema.js';
+export * from './resources/consistency-check.js';
 export * from './resources/dispatch-diagnostics.js';
 export * from './resources/evaluation.js';
 export * from './resources/evaluator.js';

@@ -113,6 +113,12 @@ export const AREAS: Record<string, Area> = {
       'Sampled calls for people to label on metrics, claimed one at a time with a lock, measuring the judge against them.',
     scope: 'workspace',
   },
+  consistencyChecks: {
+    tag: 'Consistency checks',
+    description:
+      "A metric's judge run several times on the same calls: how often its verdict flips, so compare can tell its noise from a change.",
+    scope: 'workspace',
+  },
   webhookEndpoints: {
     tag: 'Webhook endpoints',
     description:

@@ -142,12 +142,16 @@ const requestBody = (route: AppRoute, meta: RouteMetadata, registry: Registry): 
   };
 };
 
-/** A success response of bytes: each media type as a binary string, with the range headers. */
+/**
+ * A success response of bytes: each media type as a binary string, with the range headers; a
+ * JSON form (`application/json` with a `json` schema) is documented with its schema.
+ */
 const binaryResponse = (
   status: string,
   description: string,
   headers: Json,
   binary: NonNullable<RouteMetadata['binary']>,
+  registry: Registry,
 ): Json => {
   const ranged = binary.ranges
     ? {
@@ -163,7 +167,15 @@ const binaryResponse = (
       }
     : {};
   const content = Object.fromEntries(
-    binary.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+    binary.mediaTypes.map((type) => [
+      type,
+      {
+        schema:
+          type === 'application/json' && binary.json
+            ? registry.schema(binary.json)
+            : { type: 'string', format: 'binary' },
+      },
+    ]),
   );
   return { description, headers: { ...headers, ...ranged }, content };
 };
@@ -182,7 +194,7 @@ const successResponses = (key: string, route: AppRoute, meta: RouteMetadata, reg
     .map(([status, response]) => {
       const description = SUCCESS[status];
       if (!description) throw new Error(`${key}: no description for status ${status}`);
-      if (meta.binary) return [status, binaryResponse(status, description, headers, meta.binary)];
+      if (meta.binary) return [status, binaryResponse(status, description, headers, meta.binary, registry)];
       const schema: JsonSchema | undefined = isSchema(response) ? registry.schema(response) : undefined;
       return [
         status,

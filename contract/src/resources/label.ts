@@ -34,6 +34,88 @@ export const HumanLabelListQuerySchema = z.object({
   labelled_by: z.string().max(320).optional(),
 });
 
+/** The whole export of a metric's labels, as CSV (the default) or JSON, filtered like the list. */
+export const HumanLabelExportQuerySchema = HumanLabelListQuerySchema.extend({
+  format: z.enum(['csv', 'json']).default('csv'),
+});
+
+/**
+ * One label in a metric's export: the label with its metric and call, and the judge's value for
+ * the call on the metric's current version (null when that version has not scored it), so the
+ * export can be analysed without a second join.
+ */
+export const HumanLabelExportRowSchema = z.object({
+  metric_id: Uuid,
+  metric_name: z.string(),
+  call_import_id: Uuid,
+  call_import_row_id: Uuid,
+  conversation_id: z.string(),
+  value: LabelValueSchema,
+  note: z.string(),
+  labelled_by: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  judge_value: LabelValueSchema.nullable(),
+});
+export type HumanLabelExportRow = z.infer<typeof HumanLabelExportRowSchema>;
+
+/** The columns of the CSV export, in order: the fields of a JSON row. */
+export const LABEL_EXPORT_COLUMNS = [
+  'metric_id',
+  'metric_name',
+  'call_import_id',
+  'call_import_row_id',
+  'conversation_id',
+  'value',
+  'note',
+  'labelled_by',
+  'created_at',
+  'updated_at',
+  'judge_value',
+] as const satisfies ReadonlyArray<keyof HumanLabelExportRow>;
+
+/** Text a spreadsheet would run as a formula (or that starts one after a tab or line break). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A field as RFC 4180 writes it: quoted (quotes doubled) when it holds a quote, comma or line break. */
+const csvField = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+
+/**
+ * A value as a CSV cell: booleans `true`/`false`, numbers as written, several labels joined with
+ * `|`, null empty. Text that a spreadsheet would read as a formula gets a leading `'`; a number
+ * is a number, never a formula, so a negative one stays as it is.
+ */
+const csvCell = (value: string | number | boolean | readonly string[] | null): string => {
+  if (value === null) return '';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const text = typeof value === 'string' ? value : value.join('|');
+  return csvField(FORMULA_START.test(text) ? `'${text}` : text);
+};
+
+/**
+ * The CSV export of a metric's labels (RFC 4180: a header row of `LABEL_EXPORT_COLUMNS`, CRLF
+ * line ends), protected against formula injection; the server and the SDK's mock both write it.
+ */
+export const labelExportCsv = (rows: readonly HumanLabelExportRow[]): string =>
+  [
+    LABEL_EXPORT_COLUMNS.join(','),
+    ...rows.map((row) => LABEL_EXPORT_COLUMNS.map((c) => csvCell(row[c])).join(',')),
+  ]
+    .map((line) => `${line}\r\n`)
+    .join('');
+
+/** The export's file name: `labels-<metric name as a slug>.csv` (or `.json`). */
+export const labelExportFileName = (metricName: string, format: 'csv' | 'json'): string => {
+  const slug = metricName
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 80)
+    .replace(/^-+|-+$/g, '');
+  return `labels-${slug || 'metric'}.${format}`;
+};
+
 /** A statistic with its 95% interval. */
 const Estimate = z.object({ estimate: z.number(), low: z.number(), high: z.number() });
 

@@ -272,7 +272,7 @@ export const PassRateSchema = z.object({
 /**
  * One metric now vs the baseline. `p_value` is the two-sided Fisher exact test on the 2x2 table
  * (passed/flagged x run/baseline); `significant` when it is below `significance_level`;
- * `regression` when significant and the pass rate dropped.
+ * `regression` when significant, the pass rate dropped, and by more than the judge's own noise.
  */
 export const MetricComparisonSchema = z.object({
   metric_id: Uuid,
@@ -291,6 +291,16 @@ export const MetricComparisonSchema = z.object({
    * rate may be the instrument's rather than the agent's (`warnings` says so).
    */
   version_changed: z.boolean(),
+  /**
+   * The share of calls whose verdict flips when the judge scores them again (the metric version's
+   * latest completed consistency check), null when none was run.
+   */
+  judge_flip_rate: z.number().min(0).max(1).nullable(),
+  /**
+   * True when the pass rate moved by no more than the judge's flip rate: the judge alone could
+   * have moved it that far, so it is read as noise and never as a regression (`warnings` says so).
+   */
+  within_judge_noise: z.boolean(),
 });
 
 /** A call that regressed: flagged now on a metric its combination passed on in every baseline call. */

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { EmptyBodySchema, IdParam, PageQuerySchema, pageOf } from '../common.js';
 import {
   HumanLabelBodySchema,
+  HumanLabelExportQuerySchema,
+  HumanLabelExportRowSchema,
   HumanLabelListQuerySchema,
   HumanLabelSchema,
   MetricAgreementQuerySchema,
@@ -32,6 +34,8 @@ const metricVersion = z.object({
   metric_id: IdParam,
   version: z.coerce.number().int().min(1).max(2_147_483_647),
 });
+/** A label export: CSV text, or (`format=json`) a JSON array of `HumanLabelExportRow`. */
+const labelExport = c.otherResponse({ contentType: 'text/csv', body: c.type<string>() });
 
 export const metrics = c.router({
   create: {
@@ -130,6 +134,19 @@ export const metrics = c.router({
     query: PageQuerySchema.merge(HumanLabelListQuerySchema),
     responses: { 200: pageOf(HumanLabelSchema) },
     summary: "List people's labels of calls on a metric, newest first",
+  },
+  exportLabels: {
+    method: 'GET',
+    path: '/api/v1/metrics/:metric_id/labels/export',
+    pathParams: metricId,
+    query: HumanLabelExportQuerySchema,
+    responses: { 200: labelExport },
+    metadata: {
+      binary: { mediaTypes: ['text/csv', 'application/json'], json: z.array(HumanLabelExportRowSchema) },
+    } as const,
+    summary: "Export people's labels of calls on a metric as CSV or JSON, newest first",
+    description:
+      "Every label of the workspace on the metric (not paged), newest first, filtered like the list: each with the metric's id and name, the call's import, row and conversation, the value, note, who labelled and when, and `judge_value`, the judge's value for the call on the metric's current version (null when that version has not scored it). `format=csv` (the default) is RFC 4180 text with a header row: booleans as `true`/`false`, numbers as they are, several labels joined with `|`, null as an empty cell, and text a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) prefixed with `'`. `format=json` is the same rows as a JSON array. Sent as an attachment named `labels-<metric-name>.csv` (or `.json`). A child metric is 422: export its category.",
   },
   setLabel: {
     method: 'PUT',

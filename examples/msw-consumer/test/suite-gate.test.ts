@@ -78,6 +78,8 @@ describe('CI gate on suite runs', () => {
               version: 1,
               baseline_version: 1,
               version_changed: false,
+              judge_flip_rate: null,
+              within_judge_noise: false,
             },
           ],
           regressed: true,

@@ -6,6 +6,7 @@ import { ApiKeys } from './resources/api-keys.js';
 import { Auth } from './resources/auth.js';
 import { CallImportSchemas } from './resources/call-import-schemas.js';
 import { CallImports } from './resources/call-imports.js';
+import { ConsistencyChecks } from './resources/consistency-checks.js';
 import { Evaluations } from './resources/evaluations.js';
 import { EvaluatorResults } from './resources/evaluator-results.js';
 import { EvaluatorSuites } from './resources/evaluator-suites.js';
@@ -72,6 +73,7 @@ export class VoiceEval extends ApiClient {
   readonly productionCalls: ProductionCalls = new ProductionCalls(this);
   readonly monitors: Monitors = new Monitors(this);
   readonly reviewQueues: ReviewQueues = new ReviewQueues(this);
+  readonly consistencyChecks: ConsistencyChecks = new ConsistencyChecks(this);
 
   constructor(options: ClientOptions = {}) {
     const { [SHARED_AUTH]: sharedAuth, ...rest } = options as InternalOptions;

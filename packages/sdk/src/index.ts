@@ -60,6 +60,7 @@ export type {
   GenerateKeyBody,
   HumanLabel,
   HumanLabelBody,
+  HumanLabelExportRow,
   IngestPlatform,
   IngestReceipt,
   Integration,
@@ -181,6 +182,7 @@ export type {
 export { type FileData, type NamedFile, toFile, type Uploadable } from './core/uploads.js';
 export type { ByteRange, CallImportCreateParams, TranscriptionProgress } from './resources/call-imports.js';
 export { TERMINAL_EVALUATION_STATUSES } from './resources/evaluations.js';
+export type { LabelExportQuery } from './resources/metrics.js';
 export { type SuiteRunWaitOptions, TERMINAL_SUITE_RUN_STATUSES } from './resources/suite-runs.js';
 export {
   type VerifyWebhookOptions,

@@ -92,3 +92,72 @@ describe('draft versions in the mock store', () => {
     await expect(client().metrics.promoteVersion(metricId, 2)).rejects.toMatchObject({ status: 409 });
   });
 });
+
+describe('the label export in the mock store', () => {
+  it('writes the stored labels as the server does: CSV with a header row, or JSON rows', async () => {
+    const { suite, metricIds } = await createRunnableSuite(client());
+    const run = await client().suiteRuns.waitFor((await client().suiteRuns.create(suite.id)).id, fast);
+    const [first, second] = (await client().evaluations.listRows(run.evaluation_id!, { page_size: 2 })).items;
+    const metricId = metricIds[0]!;
+    const metric = await client().metrics.get(metricId);
+    await client().metrics.setLabel(metricId, first!.call_import_row_id, { value: true, note: '=1+1' });
+    await client().metrics.setLabel(metricId, second!.call_import_row_id, {
+      value: false,
+      note: 'Said "no", twice\nthen hung up',
+    });
+    const judge = (row: typeof first) => row?.results.find((r) => r.metric_id === metricId)?.value ?? null;
+
+    const rows = await client().metrics.exportLabels(metricId, { format: 'json' });
+    const labels = (await client().metrics.labels(metricId)).items;
+    expect(rows).toEqual(
+      labels.map((l) => ({
+        ...l,
+        metric_name: metric.name,
+        call_import_id: run.call_import_id,
+        judge_value: judge(l.call_import_row_id === first!.call_import_row_id ? first : second),
+      })),
+    );
+
+    const { data: csv, response } = await client().metrics.exportLabels(metricId).withResponse();
+    expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="labels-[a-z0-9-]+\.csv"$/,
+    );
+    const lines = csv.split('\r\n');
+    expect(lines[0]).toBe(
+      'metric_id,metric_name,call_import_id,call_import_row_id,conversation_id,value,note,labelled_by,created_at,updated_at,judge_value',
+    );
+    // newest first: the second label, its note quoted (a comma, quotes, a line break), then the
+    // first, its note kept from running as a formula
+    expect(csv).toContain(`,false,"Said ""no"", twice\nthen hung up",ada@example.test,`);
+    expect(csv).toContain(`,true,'=1+1,ada@example.test,`);
+    expect(csv.endsWith('\r\n')).toBe(true);
+    expect(
+      await client().metrics.exportLabels(metricId, { call_import_row_id: first!.call_import_row_id }),
+    ).toContain(first!.conversation_id);
+    await expect(client().metrics.exportLabels(metricId, { format: 'xml' as 'csv' })).rejects.toMatchObject({
+      status: 422,
+    });
+  });
+});
+
+describe('consistency checks in the mock store', () => {
+  it('starts one evaluation per repeat over the first calls of the source, and lists the check', async () => {
+    const { suite, metricIds } = await createRunnableSuite(client());
+    const run = await client().suiteRuns.waitFor((await client().suiteRuns.create(suite.id)).id, fast);
+    const metricId = metricIds[0]!;
+    const check = await client().consistencyChecks.create(metricId, {
+      source: { kind: 'evaluation', evaluation_id: run.evaluation_id! },
+      sample_size: 2,
+      repeats: 3,
+    });
+    expect(check).toMatchObject({ metric_id: metricId, calls: 2, repeats: 3, status: 'running', n: 0 });
+    expect(check.evaluation_ids).toHaveLength(3);
+    expect((await client().evaluations.get(check.evaluation_ids[0]!)).status).toBe('pending');
+    expect((await client().consistencyChecks.list(metricId)).items.map((c) => c.id)).toEqual([check.id]);
+    expect(await client().consistencyChecks.get(metricId, check.id)).toMatchObject({ id: check.id });
+    await expect(client().consistencyChecks.get(metricId, crypto.randomUUID())).rejects.toMatchObject({
+      status: 404,
+    });
+  });
+});

@@ -22,6 +22,7 @@ import { apiKeyRoutes, generateKeyRoute } from './modules/api-keys/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { callImportSchemaRoutes } from './modules/call-import-schemas/routes.js';
 import { callImportRoutes } from './modules/call-imports/routes.js';
+import { consistencyCheckRoutes } from './modules/consistency-checks/routes.js';
 import { dispatchDiagnosticsRoute, evaluationRoutes } from './modules/evaluations/routes.js';
 import { evaluatorResultRoutes } from './modules/evaluator-results/routes.js';
 import { evaluatorSuiteRoutes } from './modules/evaluator-suites/routes.js';
@@ -175,6 +176,7 @@ export const createApp = (deps: Deps): Express => {
   mount(api.productionCalls, productionCallRoutes(deps));
   mount(api.monitors, monitorRoutes(deps));
   mount(api.reviewQueues, reviewQueueRoutes(deps));
+  mount(api.consistencyChecks, consistencyCheckRoutes(deps));
 
   app.use(docsRouter());
   if (deps.config.console) app.use('/console', createConsoleRouter());

@@ -1,4 +1,12 @@
-import type { EvaluationRow, HumanLabel, Metric, MetricAgreement } from '@voice-eval/contract';
+import {
+  type EvaluationRow,
+  type HumanLabel,
+  type HumanLabelExportRow,
+  labelExportCsv,
+  labelExportFileName,
+  type Metric,
+  type MetricAgreement,
+} from '@voice-eval/contract';
 import { createRow, patchRow } from './crud.js';
 import { definitionOf, nextVersion, recordVersion, versionsOf } from './domain-metric-versions.js';
 import { idOf, type MockEnv, notFound, paginate, type RouteImpl } from './env.js';
@@ -19,7 +27,9 @@ const create = (lifecycle: Metric['lifecycle']) => (req: ParsedRequest, env: Moc
  * what the metric judges makes the next, and `versions` lists them newest first (a metric seeded
  * into the store without history lists its current definition as its one version). Labels are
  * stored as given (one per call for the mock's one user, newest first; the value is not checked
- * against the metric), and `agreement` measures the mock judge's accuracy against them.
+ * against the metric), `exportLabels` writes them as the server does (the same CSV, with the mock
+ * judge's value on the current version), and `agreement` measures the mock judge's accuracy
+ * against them.
  */
 export const metricImpls: Record<string, RouteImpl> = {
   'metrics.create': create('active'),
@@ -83,6 +93,51 @@ export const metricImpls: Record<string, RouteImpl> = {
     );
     return paginate(labels, req.query);
   },
+  'metrics.exportLabels': (req, env) => {
+    const metric = env.db.metrics.get(idOf(req), req.workspaceId);
+    if (!metric) return notFound('Metric');
+    if (metric.parent_metric_id) {
+      return {
+        status: 422,
+        body: { code: 'rule_violation', detail: "Export the category's labels (the parent metric)." },
+      };
+    }
+    const { format, call_import_row_id, labelled_by } = req.query as Record<string, string | undefined>;
+    const judged = judgedOn(env, metric, metric.version);
+    const rows = env.humanLabels
+      .filter(
+        (l) =>
+          l.metric_id === metric.id &&
+          (call_import_row_id === undefined || l.call_import_row_id === call_import_row_id) &&
+          (labelled_by === undefined || l.labelled_by === labelled_by),
+      )
+      .map(
+        (l): HumanLabelExportRow => ({
+          metric_id: metric.id,
+          metric_name: metric.name,
+          call_import_id: env.db.callImportRows.get(l.call_import_row_id)?.call_import_id ?? '',
+          call_import_row_id: l.call_import_row_id,
+          conversation_id: l.conversation_id,
+          value: l.value,
+          note: l.note,
+          labelled_by: l.labelled_by,
+          created_at: l.created_at,
+          updated_at: l.updated_at,
+          judge_value: judged.get(l.call_import_row_id)?.value ?? null,
+        }),
+      );
+    const json = format === 'json';
+    const headers = {
+      'content-disposition': `attachment; filename="${labelExportFileName(metric.name, json ? 'json' : 'csv')}"`,
+    };
+    return json
+      ? { status: 200, body: rows, headers }
+      : {
+          status: 200,
+          body: new TextEncoder().encode(labelExportCsv(rows)),
+          headers: { 'content-type': 'text/csv; charset=utf-8; header=present', ...headers },
+        };
+  },
   'metrics.agreement': (req, env) => {
     const metric = env.db.metrics.get(idOf(req), req.workspaceId);
     if (!metric) return notFound('Metric');
@@ -109,13 +164,19 @@ export const metricImpls: Record<string, RouteImpl> = {
  */
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** The calls the mock's user labelled and the mock judge scored with the version. */
-const itemsOf = (env: MockEnv, metric: Metric, version: number) => {
+/** The mock judge's result on each call it scored with the version of the metric, by call row id. */
+const judgedOn = (env: MockEnv, metric: Metric, version: number) => {
   const judged = new Map<string, EvaluationRow['results'][number]>();
   for (const row of env.db.evaluationRows.all()) {
     const result = row.results.find((r) => r.metric_id === metric.id && r.metric_version === version);
     if (result && !judged.has(row.call_import_row_id)) judged.set(row.call_import_row_id, result);
   }
+  return judged;
+};
+
+/** The calls the mock's user labelled and the mock judge scored with the version. */
+const itemsOf = (env: MockEnv, metric: Metric, version: number) => {
+  const judged = judgedOn(env, metric, version);
   return env.humanLabels.flatMap((label) => {
     const judge = judged.get(label.call_import_row_id)?.value;
     return label.metric_id === metric.id && judge != null ? [{ label, judge }] : [];

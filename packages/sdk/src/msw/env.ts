@@ -1,4 +1,4 @@
-import type { HumanLabel, MetricVersion, MonitorCall } from '@voice-eval/contract';
+import type { ConsistencyCheck, HumanLabel, MetricVersion, MonitorCall } from '@voice-eval/contract';
 import type { Fixtures } from './fixture-types.js';
 import type { MockReply, ParsedRequest } from './respond.js';
 import type { Sequence } from './sample.js';
@@ -21,6 +21,8 @@ export interface MockEnv {
   metricVersions: MetricVersion[];
   /** People's labels of calls on metrics (one per person, call and metric). */
   humanLabels: HumanLabel[];
+  /** Consistency checks as made (their counts are read from their evaluations' rows). */
+  consistencyChecks: ConsistencyCheck[];
 }
 
 /** The implementation of one route in the default handlers. */

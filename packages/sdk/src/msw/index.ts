@@ -10,6 +10,7 @@
 import type { HttpHandler } from 'msw';
 import { crudImpl } from './crud.js';
 import { authImpls } from './domain-auth.js';
+import { consistencyCheckImpls } from './domain-consistency-checks.js';
 import { metricVersionImpls } from './domain-metric-versions.js';
 import { metricImpls } from './domain-metrics.js';
 import { monitorImpls } from './domain-monitors.js';
@@ -70,6 +71,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     signedRecordingUrls: new Map(),
     monitorCalls: [],
     metricVersions: [],
+    consistencyChecks: [],
     humanLabels: [],
   };
   const impls: Record<string, RouteImpl> = {
@@ -83,6 +85,7 @@ export const createVoiceEvalMocks = (options: VoiceEvalMocksOptions = {}): Voice
     ...monitorImpls,
     ...metricImpls,
     ...metricVersionImpls,
+    ...consistencyCheckImpls,
     ...reviewQueueImpls,
   };
 

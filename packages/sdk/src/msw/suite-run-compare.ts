@@ -155,6 +155,9 @@ export const compareRuns = (env: MockEnv, run: SuiteRun, baseline: SuiteRun | nu
     .map((m) => ({
       ...m,
       version_changed: m.version !== null && m.baseline_version !== null && m.version !== m.baseline_version,
+      // the mock runs no consistency checks: no judge noise to weigh a change against
+      judge_flip_rate: null,
+      within_judge_noise: false,
     }));
   return {
     run_id: run.id,

@@ -1,18 +1,22 @@
 import {
   contract,
   type HumanLabel,
+  type HumanLabelExportRow,
   type Metric,
   type MetricAgreement,
   type MetricVersion,
   type MetricVersionScoring,
 } from '@voice-eval/contract';
-import type { ApiPromise } from '../core/api-promise.js';
+import { ApiPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/options.js';
 import type { PagePromise } from '../core/pagination.js';
 import { Resource } from '../core/resource.js';
 import type { RequestBody, RequestQuery, ResponseBody } from '../core/route-types.js';
 
 const routes = contract.metrics;
+
+/** What `exportLabels` takes: `format` (`csv`, the default, or `json`) and the list's filters. */
+export type LabelExportQuery = RequestQuery<'metrics', 'exportLabels'>;
 
 /** `client.metrics`: scoring definitions, drafts and LLM-assisted authoring. */
 export class Metrics extends Resource {
@@ -116,6 +120,46 @@ export class Metrics extends Resource {
     options?: RequestOptions,
   ): PagePromise<HumanLabel> {
     return this._client.list(routes.labels, { params: { metric_id: id }, query }, options);
+  }
+
+  /**
+   * Every label of the metric (not paged), newest first, filtered like `labels`: each with the
+   * metric's name, the call's import and conversation, and `judge_value`, the judge's value for
+   * the call on the metric's current version (null when not scored). Resolves with the CSV text
+   * (`format: 'csv'`, the default: RFC 4180 with a header row, booleans as `true`/`false`, several
+   * labels joined with `|`, text a spreadsheet would run as a formula after a `'`), or with the
+   * rows (`format: 'json'`).
+   */
+  exportLabels(
+    id: string,
+    query: LabelExportQuery & { format: 'json' },
+    options?: RequestOptions,
+  ): ApiPromise<HumanLabelExportRow[]>;
+  exportLabels(
+    id: string,
+    query?: LabelExportQuery & { format?: 'csv' },
+    options?: RequestOptions,
+  ): ApiPromise<string>;
+  exportLabels(
+    id: string,
+    query: LabelExportQuery,
+    options?: RequestOptions,
+  ): ApiPromise<string | HumanLabelExportRow[]>;
+  exportLabels(
+    id: string,
+    query: LabelExportQuery = {},
+    options?: RequestOptions,
+  ): ApiPromise<string | HumanLabelExportRow[]> {
+    const file = this._client.download(routes.exportLabels, { params: { metric_id: id }, query }, options);
+    return new ApiPromise(
+      file.withResponse().then(async (r) => ({
+        ...r,
+        data:
+          query.format === 'json'
+            ? ((await r.response.json()) as HumanLabelExportRow[])
+            : await r.response.text(),
+      })),
+    );
   }
 
   /** Label a call (a call-import row) on the metric: your label, replacing the one you gave before. */

@@ -20,6 +20,8 @@ const metric = (change: Partial<MetricComparison>): MetricComparison => ({
   version: 1,
   baseline_version: 1,
   version_changed: false,
+  judge_flip_rate: null,
+  within_judge_noise: false,
   ...change,
 });
 

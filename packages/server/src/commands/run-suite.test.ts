@@ -92,6 +92,8 @@ const comparison = (
         version: 1,
         baseline_version: 1,
         version_changed: false,
+        judge_flip_rate: null,
+        within_judge_noise: false,
         ...change,
         regression,
       },

@@ -28,6 +28,7 @@ import * as m20261129000500 from './migrations/20261129000500_create_metric_vers
 import * as m20261129000600 from './migrations/20261129000600_create_human_labels.js';
 import * as m20261129000700 from './migrations/20261129000700_create_review_queues.js';
 import * as m20261129000800 from './migrations/20261129000800_add_metric_version_drafts.js';
+import * as m20261129000900 from './migrations/20261129000900_create_consistency_checks.js';
 
 type Migration = { up: (db: Knex) => Promise<void>; down: (db: Knex) => Promise<void> };
 
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '20261129000600_create_human_labels': m20261129000600,
   '20261129000700_create_review_queues': m20261129000700,
   '20261129000800_add_metric_version_drafts': m20261129000800,
+  '20261129000900_create_consistency_checks': m20261129000900,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -43,4 +43,4 @@ export {
   pairedDifference,
 } from './paired.js';
 export { fisherExactTwoSided, wilsonInterval, Z_95 } from './proportions.js';
-export { type Random, seededRandom } from './random.js';
+export { type Random, seededRandom, shuffled } from './random.js';

@@ -73,3 +73,13 @@ export const seededRandom = (seed: number): Random => {
 
   return { uint32, float: () => uint32() / TWO_32, int };
 };
+
+/** The items in a random order (Fisher-Yates with `random`): the same seed gives the same order. */
+export const shuffled = <T>(items: readonly T[], random: Pick<Random, 'int'>): T[] => {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = random.int(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+};

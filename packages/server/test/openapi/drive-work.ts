@@ -97,6 +97,8 @@ export const driveCalls = async ({ client, double }: Drive) => {
   const labelled = (await client.callImports.get(imported.id)).rows[0]!;
   await client.metrics.setLabel(metric.id, labelled.id, { value: false, note: 'Refund never offered.' });
   await client.metrics.labels(metric.id, { call_import_row_id: labelled.id });
+  await client.metrics.exportLabels(metric.id);
+  await client.metrics.exportLabels(metric.id, { format: 'json', call_import_row_id: labelled.id });
   await client.metrics.agreement(metric.id, { version: 1 });
   // a draft version tried on the labelled call beside version 1, then promoted
   const draft = await client.metrics.createVersion(metric.id, {
@@ -105,6 +107,15 @@ export const driveCalls = async ({ client, double }: Drive) => {
   await client.metrics.scoreVersion(metric.id, draft.version);
   await client.metrics.agreement(metric.id, { version: draft.version, baseline_version: 1 });
   await client.metrics.promoteVersion(metric.id, draft.version);
+  // the judge scoring the same calls again: how often its verdict flips
+  const check = await client.consistencyChecks.create(metric.id, {
+    source: { kind: 'call_import', call_import_id: imported.id },
+    sample_size: 2,
+    repeats: 2,
+    seed: 3,
+  });
+  await client.consistencyChecks.list(metric.id, { page_size: 5 });
+  await client.consistencyChecks.waitFor(metric.id, check.id, { intervalMs: 50 });
   await client.metrics.deleteLabel(metric.id, labelled.id);
 
   await client.evaluatorResults.metricClusters({ scope_key: 'never', since: '2026-01-01T00:00:00Z' });

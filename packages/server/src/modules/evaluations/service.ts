@@ -208,6 +208,13 @@ export const valuesBeingJudged = async (
   callRowIds: readonly string[],
 ): Promise<Set<string>> => new Set(await repo.rowsBeingScored(deps.db, ctx, metricId, version, callRowIds));
 
+/** The judge an evaluation of the workspace was started with (its AI provider and model); 404 for an unknown one. */
+export const judgeOfEvaluation = async (deps: Deps, ctx: RequestContext, evaluationId: string) => {
+  const found = await repo.findEvaluation(deps.db, ctx, evaluationId);
+  if (!found) throw notFound('Evaluation');
+  return { aiProviderId: found.ai_provider_id, model: found.model, callImportId: found.call_import_id };
+};
+
 /** The calls an evaluation of the workspace scored, with their results; 404 for an unknown one. */
 export const scoredRowsOf = async (deps: Deps, ctx: RequestContext, evaluationId: string) => {
   if (!(await repo.findEvaluation(deps.db, ctx, evaluationId))) throw notFound('Evaluation');

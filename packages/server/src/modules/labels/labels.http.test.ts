@@ -1,4 +1,11 @@
-import { HumanLabelSchema, MetricAgreementSchema, pageOf } from '@voice-eval/contract';
+import {
+  HumanLabelExportRowSchema,
+  HumanLabelSchema,
+  LABEL_EXPORT_COLUMNS,
+  MetricAgreementSchema,
+  pageOf,
+} from '@voice-eval/contract';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
 import {
@@ -196,5 +203,133 @@ describe('agreement', () => {
     expect(result.disagreements).toEqual([
       expect.objectContaining({ conversation_id: 'rate-4', people: 4, judge: 5 }),
     ]);
+  });
+});
+
+describe('label export', () => {
+  const exported = (metricId: string, query: string, headers: Headers = alice) =>
+    h.request('GET', `/api/v1/metrics/${metricId}/labels/export${query}`, { headers });
+  const listed = async (metricId: string, query = '') =>
+    pageOf(HumanLabelSchema).parse(
+      (
+        await h.request('GET', `/api/v1/metrics/${metricId}/labels?page_size=100${query}`, {
+          headers: alice,
+        })
+      ).body,
+    ).items;
+  /**
+   * A field as the CSV writes it: null empty, a boolean or number as it reads, several labels
+   * joined with `|`, and text a spreadsheet would run (=, +, -, @, tab, CR first) after a quote.
+   */
+  const cell = (value: unknown) => {
+    if (value === null) return '';
+    if (typeof value === 'boolean' || typeof value === 'number') return String(value);
+    const text = Array.isArray(value) ? value.join('|') : String(value);
+    return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  };
+
+  it("exports the list's labels whole as CSV and JSON, with each call's import and the judge's value", async () => {
+    const name = `Refund handled: étape ${crypto.randomUUID().slice(0, 6)}`;
+    const metric = await makeMetric(h, alice, { metric_type: 'boolean', name });
+    const row = await scoredCalls(metric.id, 'export', [true, false, true]);
+    const unscored = await makeImport(h, alice, callRows(1, 'unscored'));
+    const notes = [
+      'Refunded, then said "goodbye"\nand hung up.',
+      '=HYPERLINK("http://evil.test","click")',
+      '@SUM(A1)',
+    ];
+    for (const [i, note] of notes.entries())
+      await label(alice, metric.id, row(i + 1), { value: i !== 1, note });
+    await label(bob, metric.id, row(2), { value: true, note: '-2+3' });
+    await label(bob, metric.id, unscored.rowIds.get('unscored-1')!, { value: false });
+    const list = await listed(metric.id);
+    expect(list).toHaveLength(5);
+
+    // JSON: the list, whole, with the metric, the call's import and the judge's value
+    const json = await exported(metric.id, '?format=json');
+    expect(json.status, JSON.stringify(json.body)).toBe(200);
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+    const rows = HumanLabelExportRowSchema.array().parse(json.body);
+    const judge = new Map([
+      [row(1), true],
+      [row(2), false],
+      [row(3), true],
+    ]);
+    const importOf = new Map<string, string>(
+      (
+        await h.db('call_import_rows').whereIn('id', [...judge.keys(), unscored.rowIds.get('unscored-1')!])
+      ).map((r: { id: string; call_import_id: string }) => [r.id, r.call_import_id]),
+    );
+    expect(rows).toEqual(
+      list.map((l) => ({
+        ...l,
+        metric_name: name,
+        call_import_id: importOf.get(l.call_import_row_id),
+        judge_value: judge.get(l.call_import_row_id) ?? null,
+      })),
+    );
+
+    // CSV: a header row, then the same rows, read back by a CSV parser as they were written
+    const csv = await exported(metric.id, '');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv; charset=utf-8/);
+    expect(csv.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="labels-refund-handled-etape-[a-z0-9]{1,6}\.csv"$/,
+    );
+    expect(csv.body as string).toMatch(/\r\n$/);
+    const [header, ...records] = parseCsv(csv.body as string, { relax_column_count: false }) as string[][];
+    expect(header).toEqual([...LABEL_EXPORT_COLUMNS]);
+    expect(records).toEqual(rows.map((r) => LABEL_EXPORT_COLUMNS.map((column) => cell(r[column]))));
+    expect(records.map((r) => r[LABEL_EXPORT_COLUMNS.indexOf('note')])).toEqual(
+      expect.arrayContaining([notes[0], `'=HYPERLINK("http://evil.test","click")`, "'@SUM(A1)", "'-2+3", '']),
+    );
+
+    // the list's filters; a reader may export
+    const reader = await h.as('READER');
+    const bobs = await exported(
+      metric.id,
+      `?format=json&labelled_by=${encodeURIComponent(list.find((l) => l.note === '-2+3')!.labelled_by)}`,
+      reader,
+    );
+    expect(bobs.status).toBe(200);
+    expect((bobs.body as Array<{ note: string }>).map((r) => r.note).sort()).toEqual(['', '-2+3']);
+    const second = await exported(metric.id, `?format=json&call_import_row_id=${row(2)}`, reader);
+    expect((second.body as Array<{ judge_value: unknown }>).map((r) => r.judge_value)).toEqual([
+      false,
+      false,
+    ]);
+    const none = await exported(metric.id, `?call_import_row_id=${crypto.randomUUID()}`);
+    expect(none.body).toBe(`${LABEL_EXPORT_COLUMNS.join(',')}\r\n`);
+  });
+
+  it('writes several labels joined with `|` and numbers as they are', async () => {
+    const category = await makeMetric(h, alice, { metric_type: 'category', selection_mode: 'multi_label' });
+    const [refund, rebooked] = [`Refund ${category.id.slice(0, 6)}`, `Rebooked ${category.id.slice(0, 6)}`];
+    for (const child of [refund, rebooked])
+      await makeMetric(h, alice, { name: child, parent_metric_id: category.id });
+    const number = await makeMetric(h, alice, { metric_type: 'number' });
+    const calls = await makeImport(h, alice, callRows(1, 'multi'));
+    const call = calls.rowIds.get('multi-1')!;
+    const both = await label(alice, category.id, call, { value: [rebooked, refund] });
+    expect(both.status, JSON.stringify(both.body)).toBe(200);
+    expect((await label(alice, number.id, call, { value: -1.5 })).status).toBe(200);
+    const valueAt = LABEL_EXPORT_COLUMNS.indexOf('value');
+    const [, multi] = parseCsv((await exported(category.id, '?format=csv')).body as string) as string[][];
+    expect(multi?.[valueAt]).toBe((both.body.value as string[]).join('|'));
+    expect(multi?.[valueAt]?.split('|').sort()).toEqual([rebooked, refund]);
+    const [, numbered] = parseCsv((await exported(number.id, '')).body as string) as string[][];
+    expect(numbered?.[valueAt]).toBe('-1.5');
+  });
+
+  it("is 404 for an unknown or another organization's metric, 422 for a child metric or a bad format", async () => {
+    const category = await makeMetric(h, alice, { metric_type: 'category', selection_mode: 'single_choice' });
+    const child = await makeMetric(h, alice, { name: 'Resolved', parent_metric_id: category.id });
+    expectProblem(await exported(crypto.randomUUID(), ''), 404, 'not_found');
+    const other = await h.createTenant();
+    const theirs = await makeMetric(h, await other.as('MEMBER'), { metric_type: 'boolean' });
+    expectProblem(await exported(theirs.id, ''), 404, 'not_found');
+    expectProblem(await exported(child.id, ''), 422, 'rule_violation');
+    expectProblem(await exported(category.id, '?format=xml'), 422, 'validation_failed');
+    expectProblem(await exported(category.id, '?labelled_by='.padEnd(400, 'x')), 422, 'validation_failed');
   });
 });

@@ -60,6 +60,22 @@ export const allLabels = (db: Knex, scope: Scope, metricId: string): Promise<Lab
     { column: 'call_import_row_id', order: 'asc' },
   ]);
 
+/**
+ * Every label of the workspace on a metric, filtered, in the list's order (newest first, then
+ * by call as the list pages them, then by who labelled): what the export holds.
+ */
+export const labelsToExport = (
+  db: Knex,
+  scope: Scope,
+  metricId: string,
+  filters: { call_import_row_id?: string; labelled_by?: string },
+): Promise<LabelRow[]> =>
+  labelsQuery(db, scope, metricId, filters).orderBy([
+    { column: 'updated_at', order: 'desc' },
+    { column: 'call_import_row_id', order: 'desc' },
+    { column: 'labelled_by', order: 'asc' },
+  ]);
+
 /** The workspace's labels of these calls on these metrics. */
 export const labelsOn = (
   db: Knex,

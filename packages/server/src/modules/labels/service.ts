@@ -43,6 +43,17 @@ const typedValue = (metric: Metric, value: unknown): repo.LabelRow['value'] => {
   });
 };
 
+/**
+ * The metric when it is top-level: people label a category, not its children (a child's label is
+ * the category's value), so a child is 422 at `params.metric_id` with `detail`.
+ */
+export const topLevel = (metric: Metric, detail: string): Metric => {
+  if (!metric.parent_metric_id) return metric;
+  throw new ApiError('rule_violation', detail, {
+    errors: [{ path: 'params.metric_id', message: `Child of ${metric.parent_metric_id}` }],
+  });
+};
+
 const callOr404 = async (deps: Deps, ctx: RequestContext, rowId: string): Promise<CallRef> => {
   const call = (await visibleCallRows(deps, ctx, [rowId])).get(rowId);
   if (!call) throw notFound('Call');
@@ -60,16 +71,10 @@ export const setLabel = async (
   rowId: string,
   body: z.output<typeof HumanLabelBodySchema>,
 ): Promise<HumanLabel> => {
-  const metric = await getMetric(deps, ctx, metricId);
-  if (metric.parent_metric_id) {
-    throw new ApiError(
-      'rule_violation',
-      'Label the category (the parent metric), with this label as its value.',
-      {
-        errors: [{ path: 'params.metric_id', message: `Child of ${metric.parent_metric_id}` }],
-      },
-    );
-  }
+  const metric = topLevel(
+    await getMetric(deps, ctx, metricId),
+    'Label the category (the parent metric), with this label as its value.',
+  );
   const value = typedValue(metric, body.value);
   const call = await callOr404(deps, ctx, rowId);
   const row = await repo.upsertLabel(

@@ -10,12 +10,12 @@ import * as service from './service.js';
 import { listVersions } from './versions.js';
 
 /**
- * Handlers of `contract.metrics` but people's labels, agreement and scoring a version on them, which the labels module owns
+ * Handlers of `contract.metrics` but people's labels (and their export), agreement and scoring a version on them, which the labels module owns
  * and the app mounts beside these (labels read metrics, not the other way round).
  */
 export type MetricRoutes = Omit<
   RouterFor<typeof contract.metrics>,
-  'labels' | 'setLabel' | 'deleteLabel' | 'agreement' | 'scoreVersion'
+  'labels' | 'exportLabels' | 'setLabel' | 'deleteLabel' | 'agreement' | 'scoreVersion'
 >;
 
 export const metricRoutes = (deps: Deps): MetricRoutes => ({

@@ -4,6 +4,7 @@ import type { RequestContext } from '../../context.js';
 import type { Deps } from '../../deps.js';
 import { ApiError } from '../../errors.js';
 import { fisherExactTwoSided, wilsonInterval } from '../../stats/index.js';
+import { judgeFlipRates } from '../consistency-checks/service.js';
 import { frozenPolicies } from '../evaluations/service.js';
 import * as repo from './repo.js';
 import { findRunOr404 } from './service.js';
@@ -101,9 +102,44 @@ const compareMetrics = (current: readonly ScoredCall[], baseline: readonly Score
       version,
       baseline_version: baselineVersion,
       version_changed: version !== null && baselineVersion !== null && version !== baselineVersion,
+      judge_flip_rate: null,
+      within_judge_noise: false,
     };
   });
 };
+
+/**
+ * Sets each metric's judge flip rate (its version's latest completed consistency check) beside its
+ * change: a move no larger than the flip rate could be the judge's alone, so it is noise, never a
+ * regression.
+ */
+const withJudgeNoise = async (
+  deps: Deps,
+  ctx: RequestContext,
+  metrics: readonly Metric[],
+): Promise<Metric[]> => {
+  const rates = await judgeFlipRates(
+    deps,
+    ctx,
+    metrics.flatMap((m) => (m.version === null ? [] : [{ metricId: m.metric_id, version: m.version }])),
+  );
+  return metrics.map((m) => {
+    const flipRate = rates.get(m.metric_id)?.flipRate ?? null;
+    const within = flipRate !== null && m.delta !== null && m.delta !== 0 && Math.abs(m.delta) <= flipRate;
+    return {
+      ...m,
+      judge_flip_rate: flipRate,
+      within_judge_noise: within,
+      regression: m.regression && !within,
+    };
+  });
+};
+
+const points = (share: number) => `${(Math.abs(share) * 100).toFixed(1)}`;
+
+/** The note a change within the judge's noise earns. */
+export const noiseWarning = (m: Pick<Metric, 'metric_name' | 'delta' | 'judge_flip_rate'>) =>
+  `"${m.metric_name}" moved ${points(m.delta ?? 0)} points, within its judge's flip rate (${points(m.judge_flip_rate ?? 0)}% of calls change verdict when scored again): read it as the judge's noise, not the agent's change.`;
 
 /**
  * Calls flagged now on a metric that every scored baseline call of the same combination passed
@@ -190,7 +226,7 @@ export const compareRun = async (
   const baseline = await baselineOf(deps, ctx, run, query.baseline_run_id);
   const current = await scoredCalls(deps.db, run);
   const before = baseline ? await scoredCalls(deps.db, baseline) : null;
-  const metrics = compareMetrics(current, before);
+  const metrics = await withJudgeNoise(deps, ctx, compareMetrics(current, before));
   return {
     run_id: run.id,
     baseline_run_id: baseline?.id ?? null,
@@ -204,6 +240,7 @@ export const compareRun = async (
     warnings: [
       ...metrics.filter((m) => m.version_changed).map(versionWarning),
       ...(await policyWarnings(deps, metrics, run, baseline)),
+      ...metrics.filter((m) => m.within_judge_noise).map(noiseWarning),
     ],
   };
 };
