@@ -2,26 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { outboundFields } from './config/outbound.js';
+import { csv, int, trueOrFalse } from './config/parsers.js';
+import { storageFields } from './config/storage.js';
+import { workFields } from './config/work.js';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
-
-const csv = z.string().transform((s) =>
-  s
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean),
-);
-
-/** A boolean given as text: true/false, 1/0, yes/no. */
-const flag = z
-  .string()
-  .toLowerCase()
-  .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no']))
-  .transform((s) => s === 'true' || s === '1' || s === 'yes');
-
-/** A blob-key prefix: segments as in blob keys, no `..`. */
-const BLOB_PREFIX = /^(?!.*(^|\/)\.\.(\/|$))[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/;
-
-const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** Everything the server reads from options and environment, validated once at start. */
 export const ConfigSchema = z.object({
@@ -58,13 +43,9 @@ export const ConfigSchema = z.object({
    * (Secure over HTTPS), which refresh and logout read when the body has no token: a browser app
    * then keeps only the access token, in memory. @default `console` (on when the console is served)
    */
-  refreshTokenCookie: z.union([z.boolean(), flag], {
-    errorMap: () => ({ message: 'must be true or false' }),
-  }),
+  refreshTokenCookie: trueOrFalse,
   /** Serves the console (the browser app) at `/console`. @default true */
-  console: z
-    .union([z.boolean(), flag], { errorMap: () => ({ message: 'must be true or false' }) })
-    .default(true),
+  console: trueOrFalse.default(true),
   /** Origins allowed by CORS; empty allows none (same-origin only). */
   corsOrigins: z.union([z.array(z.string()), csv]).default([]),
   /** Largest JSON body accepted, in bytes. @default 1048576 */
@@ -102,128 +83,6 @@ export const ConfigSchema = z.object({
     .default(16_384),
   /** Requests per minute per client IP on login, signup and refresh. @default 20 */
   authRateLimitPerMinute: int(20),
-  /** Items each background task works on at once in this instance; 0 runs no workers. @default 4 */
-  workerConcurrency: z.coerce.number().int().min(0).max(256).default(4),
-  /**
-   * Hosts (exact names) or IP addresses/CIDRs that server-side fetches of user URLs (recordings) may
-   * reach although they are private, loopback or link-local; everything else of that kind is refused.
-   */
-  fetchAllowlist: z.union([z.array(z.string()), csv]).default([]),
-  /** Deadline of one server-side fetch of a user URL, redirects included, in ms. @default 30000 */
-  fetchTimeoutMs: int(30_000),
-  /** Lease of a call-import row being diarised, renewed while it is worked on, in ms. @default 60000 */
-  diarisationLeaseMs: int(60_000),
-  /** Leases a row may lose (its worker died) before it fails with `attempts_exhausted`. @default 3 */
-  diarisationMaxAttempts: int(3),
-  /**
-   * Dispatched items in flight at once across every instance sharing the database; evaluation rows
-   * and simulated conversations count together (so for the limits below). @default 64
-   */
-  globalLimit: int(64),
-  /** Dispatched items (evaluation rows, simulated conversations) in flight at once for one organization. @default 32 */
-  orgLimit: int(32),
-  /** Dispatched items in flight at once for one workspace. @default 16 */
-  workspaceLimit: int(16),
-  /** Items of one job (an evaluation, a suite run) in flight at once. @default 8 */
-  jobLimit: int(8),
-  /** Most items one dispatch pass hands out. @default 32 */
-  fairDispatchBatchSize: int(32),
-  /** Pause of an instance's dispatcher for a source once every slot it could fill is taken, in seconds. @default 2 */
-  atCapacityBackoffSeconds: z.coerce.number().int().min(0).max(3600).default(2),
-  /** Lease of an evaluation row being scored, renewed while it is worked on, in ms. @default 60000 */
-  evaluationLeaseMs: int(60_000),
-  /** Leases an evaluation row may lose before it fails with `attempts_exhausted`. @default 3 */
-  evaluationMaxAttempts: int(3),
-  /** How often each instance looks for suites whose schedule is due, in ms. @default 15000 */
-  scheduleTickMs: int(15_000),
-  /** Simulated calls one instance holds at once (they mostly wait on the agent and the persona model). @default 32 */
-  simulationConcurrency: z.coerce.number().int().min(0).max(1024).default(32),
-  /** Lease of a simulated call being held, renewed while the call goes on, in ms. @default 60000 */
-  simulationLeaseMs: int(60_000),
-  /** Leases a simulated call may lose (its worker died) before it fails with `attempts_exhausted`. @default 3 */
-  simulationMaxAttempts: int(3),
-  /** How long the agent may take to answer one turn of a simulated call, in ms. @default 30000 */
-  simulationTurnTimeoutMs: int(30_000),
-  /** Where blobs live: files under `<dataDir>/blobs`, or an S3-compatible bucket shared by every instance. @default filesystem */
-  blobStore: z.enum(['filesystem', 's3']).default('filesystem'),
-  /** The bucket of `blobStore: s3` (required then). */
-  s3Bucket: z
-    .string()
-    .regex(
-      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
-      'must be a bucket name (3-63 lower-case letters, digits, dots, hyphens)',
-    )
-    .optional(),
-  /** Folder of every blob in the bucket, e.g. `voice-eval/prod`; empty keeps them at the root. */
-  s3Prefix: z
-    .string()
-    .transform((s) => s.replace(/^\/+|\/+$/g, ''))
-    .refine(
-      (s) => s === '' || BLOB_PREFIX.test(s),
-      'must be slash-separated segments of letters, digits, "_", "-" and "."',
-    )
-    .default(''),
-  /** An S3-compatible endpoint (MinIO, R2, Ceph…); unset talks to AWS S3. */
-  s3Endpoint: z
-    .string()
-    .url()
-    .regex(/^https?:\/\//i, 'must be an http(s) URL')
-    .optional(),
-  /** The bucket's region; unset falls back to `AWS_REGION`, then `us-east-1`. */
-  s3Region: z.string().min(1).optional(),
-  /** Path-style URLs (`endpoint/bucket/key`), which most self-hosted stores need. @default false */
-  s3ForcePathStyle: z
-    .union([z.boolean(), flag], { errorMap: () => ({ message: 'must be true or false' }) })
-    .default(false),
-  /** Deadline of one webhook delivery attempt (connect, POST, answer), in ms. @default 15000 */
-  webhookTimeoutMs: int(15_000),
-  /** Delay before the second attempt of a failed webhook delivery, doubled after each failure, less up to 25% jitter, in ms. @default 60000 */
-  webhookRetryBaseMs: int(60_000),
-  /** Longest delay between two attempts of a webhook delivery, in ms. @default 18000000 (5 hours) */
-  webhookRetryMaxDelayMs: int(5 * 3600 * 1000),
-  /** Attempts of a webhook delivery before it fails (the defaults spread 13 attempts over 18 to 24 hours). @default 13 */
-  webhookMaxAttempts: int(13),
-  /** An endpoint whose every delivery attempt failed for this long is disabled, in ms. @default 432000000 (5 days) */
-  webhookDisableAfterMs: int(5 * 24 * 3600 * 1000),
-  /** Attempts at downloading a production call's recording before it fails. @default 6 */
-  recordingFetchMaxAttempts: int(6),
-  /** Pause after a failed recording download, doubled per failure (capped at an hour), less up to 25% jitter, in ms. @default 30000 */
-  recordingFetchRetryBaseMs: int(30_000),
-  /**
-   * How often each active integration with an agent has its platform's recent calls listed, to
-   * land the calls whose webhook never arrived (Vapi, Retell, Twilio), in ms. @default 300000 (5 minutes)
-   */
-  reconcileIntervalMs: int(5 * 60_000),
-  /**
-   * How far back a poll lists a platform's calls at most: the whole window on an integration's first
-   * poll, and the limit on how long a call still under way holds the next poll's start back, in ms.
-   * @default 86400000 (24 hours)
-   */
-  reconcileLookbackMs: int(24 * 3600_000),
-  /** Vapi's API, where a Vapi call's recording is fetched with the integration's private key and its calls are listed. @default https://api.vapi.ai */
-  vapiApiUrl: z
-    .string()
-    .url()
-    .transform((url) => url.replace(/\/+$/, ''))
-    .default('https://api.vapi.ai'),
-  /** Retell's API, which testing and polling a Retell integration list calls from. @default https://api.retellai.com */
-  retellApiUrl: z
-    .string()
-    .url()
-    .transform((url) => url.replace(/\/+$/, ''))
-    .default('https://api.retellai.com'),
-  /** ElevenLabs' API: conversations listed for reconciliation and their audio, with an integration's API key. @default https://api.elevenlabs.io */
-  elevenlabsApiUrl: z
-    .string()
-    .url()
-    .transform((url) => url.replace(/\/+$/, ''))
-    .default('https://api.elevenlabs.io'),
-  /** Twilio's API: testing a Twilio integration reads the account, polling lists its recordings. @default https://api.twilio.com */
-  twilioApiUrl: z
-    .string()
-    .url()
-    .transform((url) => url.replace(/\/+$/, ''))
-    .default('https://api.twilio.com'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Serves Prometheus metrics on `GET /metrics` (and times every request for them). @default false */
   metrics: z
@@ -231,6 +90,9 @@ export const ConfigSchema = z.object({
     .default(false),
   /** A bearer token `GET /metrics` requires, when set: at least 16 characters. */
   metricsToken: z.string().min(16, 'must be at least 16 characters').optional(),
+  ...workFields,
+  ...storageFields,
+  ...outboundFields,
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
