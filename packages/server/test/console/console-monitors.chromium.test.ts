@@ -3,9 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { Monitor, MonitorAlert, ProductionCall } from '@voice-eval/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
+import type { JudgeDouble } from '../../src/testing/judge.js';
 import { browserTitle, expectAccessible, launchChromium, screenshot, skipBrowser } from '../browser.js';
-import { createHarness, type Harness, type Headers } from '../harness.js';
+import type { Harness, Headers } from '../harness.js';
+import { createJudgeHarness } from '../judge-harness.js';
 import { ensureConsoleBuild } from './console-build.js';
 
 /**
@@ -82,19 +83,17 @@ const focusedLabel = (page: Page) => page.evaluate(() => document.activeElement?
 describe.skipIf(skipBrowser)(browserTitle('the console’s production calls and monitors in Chromium'), () => {
   beforeAll(async () => {
     await ensureConsoleBuild();
-    judge = await startJudgeDouble({
-      answer: (metric, transcript) => (metric.type === 'boolean' ? !transcript.includes('FAIL') : undefined),
-    });
     notAudio = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('hello'));
     await new Promise<void>((resolve) => notAudio.listen(0, '127.0.0.1', resolve));
-    h = await createHarness({
-      fetchAllowlist: ['127.0.0.1'],
-      env: {
-        VOICE_EVAL_LLM_BASE_URL: judge.url,
-        VOICE_EVAL_LLM_API_KEY: 'sk-judge',
-        VOICE_EVAL_LLM_MODEL: 'judge-model',
+    ({ h, judge } = await createJudgeHarness(
+      {
+        answer: (metric, transcript) =>
+          metric.type === 'boolean' ? !transcript.includes('FAIL') : undefined,
       },
-    });
+      {
+        fetchAllowlist: ['127.0.0.1'],
+      },
+    ));
     member = await h.as('MEMBER');
 
     const agent = (name: string) =>

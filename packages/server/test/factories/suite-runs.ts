@@ -1,4 +1,4 @@
-import { EvaluatorSuiteSchema } from '@voice-eval/contract';
+import { EvaluatorSuiteSchema, SuiteRunSchema } from '@voice-eval/contract';
 import { expect } from 'vitest';
 import type { Harness, Tenant } from '../harness.js';
 import { makeAgent, makeMetric, makePersona, makeScenario } from './evaluators.js';
@@ -72,4 +72,16 @@ export const startRun = async (
   });
   expect(reply.status, JSON.stringify(reply.body)).toBe(202);
   return reply.body;
+};
+
+/** Waits (up to a minute) until the run has ended, and returns it as the API shows it. */
+export const runFinished = async (h: Harness, runId: string) => {
+  const headers = await h.as('READER');
+  await expect
+    .poll(async () => (await h.request('GET', `/api/v1/suite-runs/${runId}`, { headers })).body.status, {
+      timeout: 60_000,
+      interval: 100,
+    })
+    .toMatch(/^(completed|failed|cancelled)$/);
+  return SuiteRunSchema.parse((await h.request('GET', `/api/v1/suite-runs/${runId}`, { headers })).body);
 };

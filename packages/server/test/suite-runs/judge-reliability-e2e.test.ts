@@ -3,7 +3,6 @@ import {
   MetricAgreementSchema,
   ReviewQueueSchema,
   SuiteRunComparisonSchema,
-  SuiteRunSchema,
 } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentDouble, startAgentDouble } from '../../src/testing/agent.js';
@@ -11,7 +10,7 @@ import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
 import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
 import { expectProblem } from '../access-rules.js';
 import { settled } from '../factories/evaluations.js';
-import { makeRunnableSuite, startRun } from '../factories/suite-runs.js';
+import { makeRunnableSuite, runFinished, startRun } from '../factories/suite-runs.js';
 import { createHarness, type Harness, type Headers } from '../harness.js';
 
 /**
@@ -56,17 +55,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([agent.close(), judge.close(), persona.close()]);
 });
-
-const finished = async (runId: string) => {
-  const headers = await h.as('READER');
-  await expect
-    .poll(async () => (await h.request('GET', `/api/v1/suite-runs/${runId}`, { headers })).body.status, {
-      timeout: 60_000,
-      interval: 100,
-    })
-    .toMatch(/^(completed|failed|cancelled)$/);
-  return SuiteRunSchema.parse((await h.request('GET', `/api/v1/suite-runs/${runId}`, { headers })).body);
-};
 
 /** The body of a reply that must have this status (the harness types bodies loosely). */
 const ok = async <Body>(reply: { status: number; body: Body }, status = 200): Promise<Body> => {
@@ -117,7 +105,7 @@ describe('judge reliability over a suite run', () => {
     });
     metricId = world.metrics[0]!.id;
     agent.setOptions({ skipReadbackRate: 0.5 });
-    const first = await finished((await startRun(h, h, world.suite.id)).id);
+    const first = await runFinished(h, (await startRun(h, h, world.suite.id)).id);
     expect(first).toMatchObject({ status: 'completed', calls_completed: 8 });
     const truth = await readBacks(alice, first.call_import_id!);
 
@@ -202,7 +190,7 @@ describe('judge reliability over a suite run', () => {
       await h.request('POST', `/api/v1/metrics/${metricId}/versions/2/promote`, { headers: alice, body: {} }),
     );
     agent.setOptions({ skipReadbackRate: 0 });
-    const second = await finished((await startRun(h, h, world.suite.id)).id);
+    const second = await runFinished(h, (await startRun(h, h, world.suite.id)).id);
     expect(await versionsIn(alice, first.evaluation_id)).toEqual(new Set([1]));
     expect(await versionsIn(alice, second.evaluation_id)).toEqual(new Set([2]));
     const acrossVersions = SuiteRunComparisonSchema.parse(
@@ -247,7 +235,7 @@ describe('judge reliability over a suite run', () => {
     // the agent stops reading back: every call fails, a significant drop, but no larger than the
     // judge's own flip rate on these calls, so it is read as noise and does not fail the gate
     agent.setOptions({ skipReadbackRate: 1 });
-    const third = await finished((await startRun(h, h, world.suite.id)).id);
+    const third = await runFinished(h, (await startRun(h, h, world.suite.id)).id);
     const compared = SuiteRunComparisonSchema.parse(
       await ok(
         await h.request('GET', `/api/v1/suite-runs/${third.id}/compare?baseline_run_id=${second.id}`, {

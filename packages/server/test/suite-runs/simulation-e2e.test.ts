@@ -1,11 +1,11 @@
-import { SuiteRunComparisonSchema, SuiteRunSchema } from '@voice-eval/contract';
+import { SuiteRunComparisonSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_SUITE_EXIT, runSuite } from '../../src/commands/run-suite.js';
 import { type AgentDouble, startAgentDouble } from '../../src/testing/agent.js';
 import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
 import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
 import { generateReport } from '../factories/reports.js';
-import { makeRunnableSuite, startRun } from '../factories/suite-runs.js';
+import { makeRunnableSuite, runFinished, startRun } from '../factories/suite-runs.js';
 import { createHarness, type Harness } from '../harness.js';
 
 /**
@@ -41,17 +41,6 @@ afterAll(async () => {
   await Promise.all([agent.close(), judge.close(), persona.close()]);
 });
 
-const finished = async (runId: string) => {
-  const headers = await h.as('READER');
-  await expect
-    .poll(async () => (await h.request('GET', `/api/v1/suite-runs/${runId}`, { headers })).body.status, {
-      timeout: 60_000,
-      interval: 100,
-    })
-    .toMatch(/^(completed|failed|cancelled)$/);
-  return SuiteRunSchema.parse((await h.request('GET', `/api/v1/suite-runs/${runId}`, { headers })).body);
-};
-
 describe('a suite run over the text channel', () => {
   it('calls, scores, clusters and compares', async () => {
     const world = await makeRunnableSuite(h, h, {
@@ -69,7 +58,7 @@ describe('a suite run over the text channel', () => {
     });
     readbackMetricId = world.metrics[0]!.id;
 
-    const first = await finished((await startRun(h, h, world.suite.id)).id);
+    const first = await runFinished(h, (await startRun(h, h, world.suite.id)).id);
     expect(first).toMatchObject({ status: 'completed', calls_total: 8, calls_completed: 8, pass_rate: 1 });
     expect(first.metric_summary.find((m) => m.metric_id === readbackMetricId)).toMatchObject({
       scored: 8,
@@ -111,7 +100,7 @@ describe('a suite run over the text channel', () => {
     });
     expect(reworded.body).toMatchObject({ version: 2 });
     agent.setOptions({ skipReadbackRate: 1 });
-    const second = await finished((await startRun(h, h, world.suite.id)).id);
+    const second = await runFinished(h, (await startRun(h, h, world.suite.id)).id);
     expect(second).toMatchObject({ status: 'completed', calls_completed: 8, pass_rate: 0 });
     expect(second.metric_summary.find((m) => m.metric_id === readbackMetricId)).toMatchObject({ flagged: 8 });
 
@@ -186,7 +175,7 @@ describe('a suite run over the text channel', () => {
     });
     readbackMetricId = world.metrics[0]!.id;
     agent.setOptions({ skipReadbackRate: 0 });
-    const first = await finished((await startRun(h, h, world.suite.id)).id);
+    const first = await runFinished(h, (await startRun(h, h, world.suite.id)).id);
     expect(first.pass_rate).toBe(1);
     // the workspace now counts a read-back as the failure: the same answers, flagged the other way
     const policies = await h.request('PUT', '/api/v1/evaluator-results/failure-policies', {
@@ -194,7 +183,7 @@ describe('a suite run over the text channel', () => {
       body: { policies: { [readbackMetricId]: { failure_values: ['true'] } } },
     });
     expect(policies.status, JSON.stringify(policies.body)).toBe(200);
-    const second = await finished((await startRun(h, h, world.suite.id)).id);
+    const second = await runFinished(h, (await startRun(h, h, world.suite.id)).id);
     expect(second.pass_rate).toBe(0);
     const compared = SuiteRunComparisonSchema.parse(
       (await h.request('GET', `/api/v1/suite-runs/${second.id}/compare`, { headers: await h.as('READER') }))

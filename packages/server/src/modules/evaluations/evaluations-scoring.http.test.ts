@@ -8,8 +8,9 @@ import {
   settled,
   startEvaluation,
 } from '../../../test/factories/evaluations.js';
-import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
-import { defaultAnswer, type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
+import type { Harness, Headers } from '../../../test/harness.js';
+import { createJudgeHarness } from '../../../test/judge-harness.js';
+import { defaultAnswer, type JudgeDouble } from '../../testing/judge.js';
 
 /** Workers on; the judge answers `answers` per metric id (else a valid default) and fails on demand. */
 let h: Harness;
@@ -17,20 +18,13 @@ let judge: JudgeDouble;
 const answers = new Map<string, unknown>();
 const failing = new Set<string>();
 beforeAll(async () => {
-  judge = await startJudgeDouble({
+  ({ h, judge } = await createJudgeHarness({
     answer: (metric) => (answers.has(metric.key) ? answers.get(metric.key) : defaultAnswer(metric)),
     override: (call) =>
       call.tag && failing.has(call.tag)
         ? { status: 400, body: { error: { message: 'bad request' } } }
         : undefined,
-  });
-  h = await createHarness({
-    env: {
-      VOICE_EVAL_LLM_BASE_URL: judge.url,
-      VOICE_EVAL_LLM_API_KEY: 'sk-judge',
-      VOICE_EVAL_LLM_MODEL: 'judge-model',
-    },
-  });
+  }));
 });
 afterAll(() => judge.close());
 

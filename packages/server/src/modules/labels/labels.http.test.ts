@@ -15,8 +15,9 @@ import {
   settled,
   startEvaluation,
 } from '../../../test/factories/evaluations.js';
-import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
-import { defaultAnswer, type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
+import type { Harness, Headers } from '../../../test/harness.js';
+import { createJudgeHarness } from '../../../test/judge-harness.js';
+import { defaultAnswer, type JudgeDouble } from '../../testing/judge.js';
 import { AGREEMENT_SEED } from './agreement.js';
 
 /** The judge answers `judged` per metric id and call (the transcript's `row=` tag), else a default. */
@@ -24,20 +25,13 @@ let h: Harness;
 let judge: JudgeDouble;
 const judged = new Map<string, unknown>();
 beforeAll(async () => {
-  judge = await startJudgeDouble({
+  ({ h, judge } = await createJudgeHarness({
     answer: (metric, transcript) => {
       const call = /row=(\S+)/.exec(transcript)?.[1];
       const key = `${metric.key}:${call}`;
       return judged.has(key) ? judged.get(key) : defaultAnswer(metric);
     },
-  });
-  h = await createHarness({
-    env: {
-      VOICE_EVAL_LLM_BASE_URL: judge.url,
-      VOICE_EVAL_LLM_API_KEY: 'sk-judge',
-      VOICE_EVAL_LLM_MODEL: 'judge',
-    },
-  });
+  }));
 });
 afterAll(() => judge.close());
 

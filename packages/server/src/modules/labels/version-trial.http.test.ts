@@ -13,8 +13,9 @@ import {
   settled,
   startEvaluation,
 } from '../../../test/factories/evaluations.js';
-import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
-import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
+import type { Harness, Headers } from '../../../test/harness.js';
+import { createJudgeHarness } from '../../../test/judge-harness.js';
+import type { JudgeDouble } from '../../testing/judge.js';
 
 /**
  * A draft version tried before it is promoted: the judge double reads the metric's description,
@@ -26,19 +27,12 @@ let judge: JudgeDouble;
 const truth = new Map<string, unknown>();
 const habit = new Map<string, unknown>();
 beforeAll(async () => {
-  judge = await startJudgeDouble({
+  ({ h, judge } = await createJudgeHarness({
     answer: (metric, transcript) => {
       const call = /row=(\S+)/.exec(transcript)?.[1] ?? '';
       return (metric.description.includes('STRICT') ? truth : habit).get(`${metric.key}:${call}`);
     },
-  });
-  h = await createHarness({
-    env: {
-      VOICE_EVAL_LLM_BASE_URL: judge.url,
-      VOICE_EVAL_LLM_API_KEY: 'sk-judge',
-      VOICE_EVAL_LLM_MODEL: 'judge',
-    },
-  });
+  }));
 });
 afterAll(() => judge.close());
 

@@ -5,8 +5,9 @@ import { startWebhookReceiver, type WebhookReceiver } from '../../../test/double
 import { makeMetric } from '../../../test/factories/evaluations.js';
 import { makeAgent } from '../../../test/factories/evaluators.js';
 import { alertsOf, makeMonitor, monitorSettled, submitCall } from '../../../test/factories/monitors.js';
-import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
-import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
+import type { Harness, Headers } from '../../../test/harness.js';
+import { createJudgeHarness } from '../../../test/judge-harness.js';
+import type { JudgeDouble } from '../../testing/judge.js';
 import { isSampled } from './sampling.js';
 
 /**
@@ -21,24 +22,21 @@ let headers: Headers;
 let metricId: string;
 
 beforeAll(async () => {
-  judge = await startJudgeDouble({
-    answer: (metric, transcript) => (metric.type === 'boolean' ? !transcript.includes('FAIL') : undefined),
-    override: (call) =>
-      call.transcript.includes('JUDGE-DOWN')
-        ? { status: 400, body: { error: { message: 'model overloaded', type: 'invalid_request_error' } } }
-        : undefined,
-  });
   receiver = await startWebhookReceiver();
   slack = await startSlackDouble();
-  h = await createHarness({
-    fetchAllowlist: ['127.0.0.1'],
-    webhookRetryBaseMs: 20,
-    env: {
-      VOICE_EVAL_LLM_BASE_URL: judge.url,
-      VOICE_EVAL_LLM_API_KEY: 'sk-judge',
-      VOICE_EVAL_LLM_MODEL: 'judge-model',
+  ({ h, judge } = await createJudgeHarness(
+    {
+      answer: (metric, transcript) => (metric.type === 'boolean' ? !transcript.includes('FAIL') : undefined),
+      override: (call) =>
+        call.transcript.includes('JUDGE-DOWN')
+          ? { status: 400, body: { error: { message: 'model overloaded', type: 'invalid_request_error' } } }
+          : undefined,
     },
-  });
+    {
+      fetchAllowlist: ['127.0.0.1'],
+      webhookRetryBaseMs: 20,
+    },
+  ));
   headers = await h.as('MEMBER');
   metricId = (await makeMetric(h, headers, { metric_type: 'boolean' })).id;
   const endpoint = await h.request('POST', '/api/v1/webhook-endpoints', {

@@ -4,8 +4,9 @@ import { expectProblem } from '../../../test/access-rules.js';
 import { makeMetric } from '../../../test/factories/evaluations.js';
 import { makeAgent } from '../../../test/factories/evaluators.js';
 import { makeMonitor, monitorSettled, submitCall } from '../../../test/factories/monitors.js';
-import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
-import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
+import type { Harness, Headers } from '../../../test/harness.js';
+import { createJudgeHarness } from '../../../test/judge-harness.js';
+import type { JudgeDouble } from '../../testing/judge.js';
 
 let h: Harness;
 let judge: JudgeDouble;
@@ -14,14 +15,7 @@ let agentId: string;
 let metricId: string;
 
 beforeAll(async () => {
-  judge = await startJudgeDouble();
-  h = await createHarness({
-    env: {
-      VOICE_EVAL_LLM_BASE_URL: judge.url,
-      VOICE_EVAL_LLM_API_KEY: 'sk-judge',
-      VOICE_EVAL_LLM_MODEL: 'judge-model',
-    },
-  });
+  ({ h, judge } = await createJudgeHarness());
   headers = await h.as('MEMBER');
   agentId = (await makeAgent(h, h)).id;
   metricId = (await makeMetric(h, headers)).id;

@@ -9,8 +9,9 @@ import {
   settled,
   startEvaluation,
 } from '../../../test/factories/evaluations.js';
-import { createHarness, type Harness, type Headers } from '../../../test/harness.js';
-import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
+import type { Harness, Headers } from '../../../test/harness.js';
+import { createJudgeHarness } from '../../../test/judge-harness.js';
+import type { JudgeDouble } from '../../testing/judge.js';
 
 /** The judge fails the calls whose transcript says FAIL, on boolean metrics. */
 let h: Harness;
@@ -19,19 +20,16 @@ let receiver: WebhookReceiver;
 let alice: Headers;
 let bob: Headers;
 beforeAll(async () => {
-  judge = await startJudgeDouble({
-    answer: (metric, transcript) => (metric.type === 'boolean' ? !transcript.includes('FAIL') : undefined),
-  });
   receiver = await startWebhookReceiver();
-  h = await createHarness({
-    fetchAllowlist: ['127.0.0.1'],
-    webhookRetryBaseMs: 20,
-    env: {
-      VOICE_EVAL_LLM_BASE_URL: judge.url,
-      VOICE_EVAL_LLM_API_KEY: 'sk-judge',
-      VOICE_EVAL_LLM_MODEL: 'judge',
+  ({ h, judge } = await createJudgeHarness(
+    {
+      answer: (metric, transcript) => (metric.type === 'boolean' ? !transcript.includes('FAIL') : undefined),
     },
-  });
+    {
+      fetchAllowlist: ['127.0.0.1'],
+      webhookRetryBaseMs: 20,
+    },
+  ));
   alice = await h.as('MEMBER');
   bob = await h.as('ADMIN');
   const endpoint = await h.request('POST', '/api/v1/webhook-endpoints', {

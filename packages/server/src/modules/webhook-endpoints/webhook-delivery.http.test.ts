@@ -9,8 +9,9 @@ import {
   settled,
   startEvaluation,
 } from '../../../test/factories/evaluations.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
-import { type JudgeDouble, startJudgeDouble } from '../../testing/judge.js';
+import type { Harness, Tenant } from '../../../test/harness.js';
+import { createJudgeHarness } from '../../../test/judge-harness.js';
+import type { JudgeDouble } from '../../testing/judge.js';
 import { finalizeSettled } from '../evaluations/work-repo.js';
 import { emitEvents } from './events.js';
 
@@ -19,20 +20,17 @@ let h: Harness;
 let judge: JudgeDouble;
 let receiver: WebhookReceiver;
 beforeAll(async () => {
-  judge = await startJudgeDouble();
   receiver = await startWebhookReceiver();
-  h = await createHarness({
-    fetchAllowlist: ['127.0.0.1'],
-    webhookRetryBaseMs: 20,
-    webhookRetryMaxDelayMs: 60,
-    webhookMaxAttempts: 4,
-    webhookTimeoutMs: 5_000,
-    env: {
-      VOICE_EVAL_LLM_BASE_URL: judge.url,
-      VOICE_EVAL_LLM_API_KEY: 'sk-judge',
-      VOICE_EVAL_LLM_MODEL: 'judge-model',
+  ({ h, judge } = await createJudgeHarness(
+    {},
+    {
+      fetchAllowlist: ['127.0.0.1'],
+      webhookRetryBaseMs: 20,
+      webhookRetryMaxDelayMs: 60,
+      webhookMaxAttempts: 4,
+      webhookTimeoutMs: 5_000,
     },
-  });
+  ));
 });
 afterAll(async () => {
   await receiver.close();
