@@ -5,6 +5,7 @@ import { type ReactNode, useState } from 'react';
 import { Loading, ProblemView } from '../../components/problem.tsx';
 import { useClient } from '../../components/session-context.tsx';
 import { dateTime } from '../../format.ts';
+import { Consistency } from './consistency.tsx';
 import { flaggedWhen, PolicySource, useFailurePolicies } from './policy.tsx';
 import { PromoteButton } from './promote.tsx';
 import { Reliability } from './reliability.tsx';
@@ -100,6 +101,7 @@ export const MetricPage = () => {
       {(m.selection_mode || m.children.length > 0) && <Children metric={m} />}
       <PolicySource policies={m.lifecycle === 'active' ? policies.data : undefined} />
       {!parentId && <Reliability key={m.id} metric={m} />}
+      {!parentId && m.lifecycle === 'active' && <Consistency key={`consistency-${m.id}`} metric={m} />}
     </section>
   );
 };

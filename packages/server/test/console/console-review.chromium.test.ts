@@ -1,10 +1,11 @@
 import type { HumanLabel, ReviewItem, ReviewQueue } from '@voice-eval/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
+import type { JudgeDouble } from '../../src/testing/judge.js';
 import { browserTitle, expectAccessible, launchChromium, screenshot, skipBrowser } from '../browser.js';
 import { callRows, makeImport, makeMetric, startEvaluation } from '../factories/evaluations.js';
-import { createHarness, type Harness, type Headers } from '../harness.js';
+import type { Harness, Headers } from '../harness.js';
+import { createJudgeHarness } from '../judge-harness.js';
 import { ensureConsoleBuild } from './console-build.js';
 
 /**
@@ -12,7 +13,8 @@ import { ensureConsoleBuild } from './console-build.js';
  * by a judge double on a boolean, a rating and a category metric; a queue made with the form; two
  * people labelling it at once; one of them labelling 20 calls from the keyboard alone, correcting
  * some verdicts; then the metric's agreement with those labels, through the API and on its page;
- * then new words for the judge drafted on that page, tried on the labelled calls and promoted.
+ * then new words for the judge drafted on that page, tried on the labelled calls and promoted; last,
+ * a consistency check of its judge started there, the judge contradicting itself on every fourth call.
  */
 
 const PASSWORD = 'correct horse battery';
@@ -25,6 +27,18 @@ const escalated = (n: number) => n % 5 === 0;
 type Values = { resolved: boolean; politeness: number; outcome: string };
 /** What people said each call resolved (filled once they labelled): a draft saying STRICT answers it. */
 const peopleSaid = new Map<number, boolean>();
+/**
+ * While on (the consistency check's test only), the judge contradicts itself on calls N = 4, 8, ...:
+ * every second time it is asked about one (counted in `asked`), it says the opposite.
+ */
+let wavering = false;
+const asked = new Map<number, number>();
+const waver = (n: number, said: boolean): boolean => {
+  if (!wavering || !fails(n)) return said;
+  const times = asked.get(n) ?? 0;
+  asked.set(n, times + 1);
+  return times % 2 === 0 ? said : !said;
+};
 const judged = (n: number): Values => ({
   resolved: !fails(n),
   politeness: fails(n) ? 2 : 4,
@@ -90,25 +104,19 @@ const shownCall = async (page: Page, seen: ReadonlySet<number> = new Set()): Pro
 describe.skipIf(skipBrowser)(browserTitle('the console’s review queues in Chromium'), () => {
   beforeAll(async () => {
     await ensureConsoleBuild();
-    judge = await startJudgeDouble({
+    ({ h, judge } = await createJudgeHarness({
       answer: (metric, transcript) => {
         const n = Number(/row=review-(\d+)/.exec(transcript)?.[1]);
         const values = judged(n);
         if (metric.type === 'boolean')
-          return metric.description.includes('STRICT')
-            ? (peopleSaid.get(n) ?? values.resolved)
-            : values.resolved;
+          return waver(
+            n,
+            metric.description.includes('STRICT') ? (peopleSaid.get(n) ?? values.resolved) : values.resolved,
+          );
         if (metric.type === 'rating') return values.politeness;
         return values.outcome;
       },
-    });
-    h = await createHarness({
-      env: {
-        VOICE_EVAL_LLM_BASE_URL: judge.url,
-        VOICE_EVAL_LLM_API_KEY: 'sk-judge',
-        VOICE_EVAL_LLM_MODEL: 'judge',
-      },
-    });
+    }));
     owner = await h.as('OWNER');
     const resolved = await makeMetric(h, owner, { name: 'Resolves the request', metric_type: 'boolean' });
     const politeness = await makeMetric(h, owner, { name: 'Politeness', metric_type: 'rating' });
@@ -454,4 +462,92 @@ describe.skipIf(skipBrowser)(browserTitle('the console’s review queues in Chro
     await page.getByRole('heading', { name: 'No such review queue' }).waitFor();
     await reader.close();
   });
+
+  it('checks the judge’s consistency from the metric page, showing the flip rate the API counts', async () => {
+    const id = metricIds.resolved;
+    const checks = `/api/v1/metrics/${id}/consistency-checks`;
+    const page = await ownerContext.newPage();
+    await page.goto(`${consoleUrl}/metrics/${id}`);
+    await page.getByRole('heading', { name: 'Judge consistency' }).waitFor();
+    await page.getByText('No consistency check yet: start one below.').waitFor();
+    const form = page.getByRole('form', { name: "Check the judge's consistency" });
+    // the newest completed evaluation that scored the metric, picked to start with
+    const source = form.getByRole('combobox', { name: 'Calls from' });
+    await expect.poll(() => source.locator('option').count()).toBeGreaterThan(0);
+    expect(await source.locator('option:checked').textContent()).toMatch(/ · 24 calls$/);
+    const picked = await source.inputValue();
+    const row = page.getByRole('table', { name: 'Consistency checks' }).locator('tbody tr');
+    const status = row.locator('td').nth(2);
+
+    // the judge says the opposite every second time it is asked about calls 4, 8, ..., 24: all 24
+    // calls scored 3 times, those 6 flip (their verdict changes from one repeat to the next)
+    wavering = true;
+    asked.clear();
+    judge.setLatency(200);
+    try {
+      await source.focus();
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type(String(CALLS));
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type('3');
+      await page.keyboard.press('Enter');
+      await form.getByText(/^Started a check with v\d+: see it above\.$/).waitFor();
+      await expect.poll(() => row.count()).toBe(1);
+      await row.getByRole('progressbar', { name: 'Consistency check progress' }).waitFor();
+      expect(await status.textContent()).toMatch(/^running: \d+ of 72 scores/);
+      await expect.poll(() => status.textContent(), { timeout: 60_000 }).toBe('completed');
+    } finally {
+      wavering = false;
+      judge.setLatency(0);
+    }
+    const listed = (await h.request('GET', checks, { headers: owner })).body.items;
+    expect(listed).toHaveLength(1);
+    const reply = await h.request('GET', `${checks}/${listed[0].id}`, { headers: owner });
+    expect(reply.status).toBe(200);
+    const check = reply.body;
+    expect(check).toMatchObject({
+      status: 'completed',
+      source: { kind: 'evaluation', evaluation_id: picked },
+      calls: CALLS,
+      repeats: 3,
+      n: CALLS,
+      flipped: CALLS / 4,
+      value_changed: CALLS / 4,
+    });
+    expect(check.flip_rate.estimate).toBeCloseTo(0.25);
+    expect(check.evaluation_ids).toHaveLength(3);
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+    const stat = (e: { estimate: number; low: number; high: number }) =>
+      `${pct(e.estimate)} [${pct(e.low)}–${pct(e.high)}]`;
+    await expect
+      .poll(() => row.locator('td').allTextContents())
+      .toEqual([
+        `v${check.version}`,
+        `${CALLS} × 3`,
+        'completed',
+        `${check.flipped} of ${check.n} · ${stat(check.flip_rate)}`,
+        `${check.value_changed} of ${check.n} · ${stat(check.value_change_rate)}`,
+        expect.stringContaining(`by ${h.owner.user.email}`),
+      ]);
+    const rate = check.flip_rate;
+    await page
+      .getByText(
+        `Scored ${check.n} calls 3 times with v${check.version}: the verdict changed on ${check.flipped} of ` +
+          `them (${pct(rate.estimate)}, 95% interval ${pct(rate.low)}–${pct(rate.high)}). Compare reads a ` +
+          `pass-rate change of up to ${(rate.estimate * 100).toFixed(1)} points on this version as the judge's noise.`,
+        { exact: true },
+      )
+      .waitFor();
+    // the check's own repeats are not offered as calls to check
+    const offered = await source
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(offered).toContain(picked);
+    expect(offered.filter((value) => check.evaluation_ids.includes(value))).toEqual([]);
+    await expectAccessible(page, 'metric-consistency');
+    await screenshot(page, 'metric-consistency');
+    await page.close();
+  }, 120_000);
 });
