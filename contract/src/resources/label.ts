@@ -218,7 +218,7 @@ export const MetricVersionScoringSchema = z.object({
   version: z.number().int().min(1),
   /** Calls people labelled on the metric. */
   labelled: z.number().int().min(0),
-  /** Of those, the calls that already had this version's score. */
+  /** Of those, the calls that already had this version's score or are being scored with it now. */
   already_scored: z.number().int().min(0),
   evaluations: z.array(EvaluationSchema),
 });
