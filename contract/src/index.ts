@@ -142,6 +142,7 @@ export * from './resources/production-call.js';
 export * from './resources/review-queue.js';
 export * from './resources/scenario.js';
 export * from './resources/suite-run.js';
+export * from './resources/suite-run-comparison.js';
 export * from './resources/tag.js';
 export * from './resources/voice-bundle.js';
 export * from './resources/voice-metric.js';

@@ -4,12 +4,11 @@ import { EmptyBodySchema, IdParam, PageQuerySchema, pageOf } from '../common.js'
 import {
   SuiteRunCallListQuerySchema,
   SuiteRunCallSchema,
-  SuiteRunCompareQuerySchema,
-  SuiteRunComparisonSchema,
   SuiteRunCreateBodySchema,
   SuiteRunListQuerySchema,
   SuiteRunSchema,
 } from '../resources/suite-run.js';
+import { SuiteRunCompareQuerySchema, SuiteRunComparisonSchema } from '../resources/suite-run-comparison.js';
 
 const c = initContract();
 const runId = z.object({ run_id: IdParam });

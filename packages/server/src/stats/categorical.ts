@@ -66,7 +66,8 @@ export const confusionMatrix = <L extends Label>(
 /** A share of the items with its 95% Wilson interval, and the counts it comes from. */
 export type Proportion = Estimate & { n: number; count: number };
 
-const proportion = (count: number, n: number): Proportion | null => {
+/** `count` of `n` items as a share with its 95% Wilson interval; null with no items. */
+export const proportion = (count: number, n: number): Proportion | null => {
   const interval = wilsonInterval(count, n);
   return interval && { estimate: count / n, low: interval.low, high: interval.high, n, count };
 };

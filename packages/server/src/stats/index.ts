@@ -24,6 +24,7 @@ export {
   type PositiveLabelScores,
   type Proportion,
   precisionRecallF1,
+  proportion,
 } from './categorical.js';
 export { assertPaired, type Estimate } from './estimate.js';
 export {

@@ -5,7 +5,7 @@ import { paginate } from '../../db/paginate.js';
 import { iso } from '../../db/rows.js';
 import type { Deps } from '../../deps.js';
 import { ApiError, notFound } from '../../errors.js';
-import { seededRandom, shuffled, wilsonInterval } from '../../stats/index.js';
+import { proportion, seededRandom, shuffled } from '../../stats/index.js';
 import { callsOfImport } from '../call-imports/service.js';
 import { chooseJudge, freezeMetrics, startEvaluation } from '../evaluations/create.js';
 import { getEvaluation, judgeOfEvaluation, scoredRowsOf } from '../evaluations/service.js';
@@ -18,9 +18,10 @@ type CreateBody = z.output<typeof ConsistencyCheckCreateBodySchema>;
 const violation = (detail: string, path: string, message: string) =>
   new ApiError('rule_violation', detail, { errors: [{ path, message }] });
 
+/** A share of the calls with its Wilson interval, as the wire has it. */
 const rate = (count: number, n: number) => {
-  const interval = wilsonInterval(count, n);
-  return interval && { estimate: count / n, low: interval.low, high: interval.high };
+  const share = proportion(count, n);
+  return share && { estimate: share.estimate, low: share.low, high: share.high };
 };
 
 /** An evaluation's state and scored calls; one that is gone (its import deleted) has ended with none. */

@@ -5,7 +5,7 @@ import {
   meanAbsoluteError,
   pairedDifference,
   percentileBootstrap,
-  wilsonInterval,
+  proportion,
 } from '../../stats/index.js';
 import type { LabelRow } from './repo.js';
 import { valueKey } from './service.js';
@@ -16,10 +16,7 @@ export type ScoredItem = { rowId: string; people: Value; judge: Value };
 
 const interval = (e: Estimate | null) => (e ? { estimate: e.estimate, low: e.low, high: e.high } : null);
 
-const share = (count: number, n: number) => {
-  const wilson = wilsonInterval(count, n);
-  return wilson && { estimate: count / n, low: wilson.low, high: wilson.high };
-};
+const share = (count: number, n: number) => interval(proportion(count, n));
 
 /**
  * A version beside a baseline version on the calls both scored, against the same people: each
