@@ -93,15 +93,16 @@ describe('judge reliability over a suite run', () => {
     const bob = await h.as('ADMIN');
     const world = await makeRunnableSuite(h, h, {
       connection: { kind: 'openai_chat', base_url: agent.chatBaseUrl, model: 'clinic-agent' },
-      scenarios: 2,
+      // eight calls, each with its own date, so no two transcripts are the same: the wobbling judge
+      // counts its sightings per transcript, and calls sharing one would share the count
+      scenarios: 8,
       scenario: (i) => ({
         description: 'Book a checkup.',
-        required_info: { name: 'Ada Lovelace', date: i === 0 ? 'March 3' : 'April 9' },
+        required_info: { name: 'Ada Lovelace', date: `March ${i + 1}` },
       }),
       metrics: [
         { name: 'Confirms the booking', metric_type: 'boolean', description: 'Was the booking confirmed?' },
       ],
-      suite: { default_runs_per_combination: 4 },
     });
     metricId = world.metrics[0]!.id;
     agent.setOptions({ skipReadbackRate: 0.5 });
@@ -230,6 +231,7 @@ describe('judge reliability over a suite run', () => {
     );
     expect(check).toMatchObject({ status: 'completed', n: 8, flipped: 8, value_changed: 8 });
     expect(check.flip_rate?.estimate).toBe(1);
+    expect([...seen.values()]).toEqual([3, 3, 3, 3, 3, 3, 3, 3]); // eight transcripts, three sightings each
     wobble = false;
 
     // the agent stops reading back: every call fails, a significant drop, but no larger than the
