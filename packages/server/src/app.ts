@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { AppRouter } from '@ts-rest/core';
 import { createExpressEndpoints, type TsRestExpressOptions } from '@ts-rest/express';
 import { contract } from '@voice-eval/contract';
@@ -10,6 +11,7 @@ import { createConsoleRouter } from './http/console.js';
 import { docsRouter } from './http/docs.js';
 import { withHeaderChecks } from './http/header-check.js';
 import { idempotency } from './http/idempotency.js';
+import { jsonBody } from './http/json-body.js';
 import { requestLogger } from './http/logging.js';
 import { errorHandler, notFoundHandler, requestValidationErrorHandler } from './http/problem.js';
 import { authRateLimit, RATE_LIMITED_PATHS } from './http/rate-limit.js';
@@ -104,22 +106,15 @@ export const createApp = (deps: Deps): Express => {
   }
   app.use(RATE_LIMITED_PATHS, authRateLimit(deps));
   // platforms' deliveries are verified over their exact bytes: their parsers keep them
-  const keepRaw = (req: RawBodyRequest, _res: unknown, bytes: Buffer) => {
-    req.rawBody = bytes;
+  const keepRaw = (req: IncomingMessage, _res: unknown, bytes: Buffer) => {
+    (req as RawBodyRequest).rawBody = bytes;
   };
   app.use(
     '/api/v1/ingest',
-    express.json({
-      limit: deps.config.uploadLimitBytes,
-      type: ['application/json', 'application/*+json'],
-      verify: keepRaw,
-    }),
+    jsonBody(deps.config.uploadLimitBytes, keepRaw),
     express.urlencoded({ extended: false, limit: deps.config.jsonBodyLimitBytes, verify: keepRaw }),
   );
-  const parseJson = express.json({
-    limit: deps.config.jsonBodyLimitBytes,
-    type: ['application/json', 'application/*+json'],
-  });
+  const parseJson = jsonBody(deps.config.jsonBodyLimitBytes);
   // GET and HEAD requests carry no body: they skip the parser's per-request work
   app.use((req, res, next) =>
     req.method === 'GET' || req.method === 'HEAD' ? next() : parseJson(req, res, next),

@@ -17,6 +17,43 @@ describe('problem+json on every error path', () => {
     expect(reply.body.type).toBe('urn:voice-eval:problem:bad_request');
   });
 
+  it('a JSON body that is not valid UTF-8 is 400 bad_request and changes nothing', async () => {
+    const headers = await h.as('OWNER');
+    const post = (path: string, body: Buffer, type = 'application/json') =>
+      fetch(`${h.url}${path}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': type },
+        body: new Uint8Array(body),
+      });
+    const latin1 = Buffer.from('{"name":"Caf\xe9","slug":"cafe-latin1"}', 'latin1');
+    for (const reply of [
+      await post('/api/v1/workspaces', latin1),
+      await post('/api/v1/workspaces', latin1, 'application/json; charset=utf-8'),
+      // a platform's delivery too, before its signature is looked at
+      await post('/api/v1/ingest/vapi/00000000-0000-4000-8000-000000000000', latin1),
+    ]) {
+      expect(reply.status).toBe(400);
+      expect(reply.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await reply.json()).toMatchObject({
+        code: 'bad_request',
+        detail: 'The body is not valid UTF-8.',
+      });
+    }
+    const listed = await h.request('GET', '/api/v1/workspaces?page_size=100', { headers });
+    expect(listed.body.items.map((w: { slug: string }) => w.slug)).not.toContain('cafe-latin1');
+    // the same text in UTF-8, or in UTF-16 as its charset says, is taken as sent
+    const utf8 = await post('/api/v1/workspaces', Buffer.from('{"name":"Café","slug":"cafe-utf8"}', 'utf8'));
+    expect(utf8.status).toBe(201);
+    expect(await utf8.json()).toMatchObject({ name: 'Café' });
+    const utf16 = await post(
+      '/api/v1/workspaces',
+      Buffer.from('{"name":"Café","slug":"cafe-utf16"}', 'utf16le'),
+      'application/json; charset=utf-16le',
+    );
+    expect(utf16.status).toBe(201);
+    expect(await utf16.json()).toMatchObject({ name: 'Café' });
+  });
+
   it('bad percent-encoding in a path parameter is 400 bad_request, not a 500', async () => {
     const headers = await h.as('OWNER');
     for (const path of [

@@ -91,6 +91,7 @@ const MALFORMED_MULTIPART = new Set([
 /** Maps errors from body parsers and upload middleware to problems. */
 const fromMiddlewareError = (err: HttpishError): ApiError | undefined => {
   if (err.type === 'entity.parse.failed') return new ApiError('bad_request', 'The body is not valid JSON.');
+  if (err.type === 'entity.encoding.invalid') return new ApiError('bad_request', err.message);
   if (err.type === 'entity.too.large' || err.code === 'LIMIT_FILE_SIZE') {
     return new ApiError('payload_too_large', 'The request body is larger than the limit.');
   }
