@@ -223,12 +223,21 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     await expect
       .poll(() => page.locator('.turn.active button').getAttribute('data-turn'))
       .toBe(String(turnIndex));
-    await page.keyboard.press('Space'); // pause (the quote played it)
-    // keyboard: k goes to the turn before, ? opens the help
+    // Space on the focused quote would press it again; away from the buttons it pauses (the
+    // quote played the call)
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Space');
+    await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+    // keyboard, paused: k goes to the turn before and j back, ? opens the help
     await page.keyboard.press('k');
     await expect
       .poll(() => page.locator('.turn.active button').getAttribute('data-turn'))
       .toBe(String(turnIndex - 1));
+    await page.keyboard.press('j');
+    await expect
+      .poll(() => page.locator('.turn.active button').getAttribute('data-turn'))
+      .toBe(String(turnIndex));
+    expect(await page.getByRole('button', { name: 'Play', exact: true }).isVisible()).toBe(true);
     await page.keyboard.press('?');
     await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
     await page.keyboard.press('Escape');
