@@ -41,8 +41,9 @@ export const HumanLabelExportQuerySchema = HumanLabelListQuerySchema.extend({
 
 /**
  * One label in a metric's export: the label with its metric and call, and the judge's value for
- * the call on the metric's current version (null when that version has not scored it), so the
- * export can be analysed without a second join.
+ * the call on the metric's current version with that version's number (both null when that
+ * version has not scored it), so the export can be analysed without a second join and read later
+ * knowing which wording judged.
  */
 export const HumanLabelExportRowSchema = z.object({
   metric_id: Uuid,
@@ -56,6 +57,8 @@ export const HumanLabelExportRowSchema = z.object({
   created_at: Timestamp,
   updated_at: Timestamp,
   judge_value: LabelValueSchema.nullable(),
+  /** The metric version `judge_value` is from: the current one when it scored the call, else null. */
+  judge_version: z.number().int().positive().nullable(),
 });
 export type HumanLabelExportRow = z.infer<typeof HumanLabelExportRowSchema>;
 
@@ -72,6 +75,7 @@ export const LABEL_EXPORT_COLUMNS = [
   'created_at',
   'updated_at',
   'judge_value',
+  'judge_version',
 ] as const satisfies ReadonlyArray<keyof HumanLabelExportRow>;
 
 /** Text a spreadsheet would run as a formula (or that starts one after a tab or line break). */

@@ -115,6 +115,7 @@ describe('the label export in the mock store', () => {
         metric_name: metric.name,
         call_import_id: run.call_import_id,
         judge_value: judge(l.call_import_row_id === first!.call_import_row_id ? first : second),
+        judge_version: metric.version,
       })),
     );
 
@@ -125,7 +126,7 @@ describe('the label export in the mock store', () => {
     );
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe(
-      'metric_id,metric_name,call_import_id,call_import_row_id,conversation_id,value,note,labelled_by,created_at,updated_at,judge_value',
+      'metric_id,metric_name,call_import_id,call_import_row_id,conversation_id,value,note,labelled_by,created_at,updated_at,judge_value,judge_version',
     );
     // newest first: the second label, its note quoted (a comma, quotes, a line break), then the
     // first, its note kept from running as a formula

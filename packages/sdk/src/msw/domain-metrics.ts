@@ -124,6 +124,7 @@ export const metricImpls: Record<string, RouteImpl> = {
           created_at: l.created_at,
           updated_at: l.updated_at,
           judge_value: judged.get(l.call_import_row_id)?.value ?? null,
+          judge_version: judged.has(l.call_import_row_id) ? metric.version : null,
         }),
       );
     const json = format === 'json';

@@ -124,8 +124,9 @@ export class Metrics extends Resource {
 
   /**
    * Every label of the metric (not paged), newest first, filtered like `labels`: each with the
-   * metric's name, the call's import and conversation, and `judge_value`, the judge's value for
-   * the call on the metric's current version (null when not scored). Resolves with the CSV text
+   * metric's name, the call's import and conversation, `judge_value`, the judge's value for the
+   * call on the metric's current version, and `judge_version`, that version (both null when not
+   * scored). Resolves with the CSV text
    * (`format: 'csv'`, the default: RFC 4180 with a header row, booleans as `true`/`false`, several
    * labels joined with `|`, text a spreadsheet would run as a formula after a `'`), or with the
    * rows (`format: 'json'`).

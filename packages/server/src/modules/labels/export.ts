@@ -23,7 +23,7 @@ const callsOf = async (deps: Deps, ctx: RequestContext, rowIds: readonly string[
 /**
  * Every label of the workspace on a top-level metric (not paged), in the list's order and with its
  * filters, each with its metric, its call and the judge's value for the call on the metric's
- * current version (its latest completed score, null when none).
+ * current version (its latest completed score) with that version's number, both null when none.
  */
 export const labelExportRows = async (
   deps: Deps,
@@ -41,6 +41,10 @@ export const labelExportRows = async (
     callsOf(deps, ctx, rowIds),
     judgedValues(deps, ctx, metric.id, metric.version, rowIds),
   ]);
+  const judgeOf = (score: { value: HumanLabelExportRow['judge_value'] } | undefined) =>
+    score
+      ? { judge_value: score.value, judge_version: metric.version }
+      : { judge_value: null, judge_version: null };
   const rows = labels.flatMap((label): HumanLabelExportRow[] => {
     const call = calls.get(label.call_import_row_id);
     // a label's call is in its workspace (labelling checks it) and goes with it when deleted
@@ -57,7 +61,7 @@ export const labelExportRows = async (
         labelled_by: label.labelled_by,
         created_at: iso(label.created_at),
         updated_at: iso(label.updated_at),
-        judge_value: judged.get(label.call_import_row_id)?.value ?? null,
+        ...judgeOf(judged.get(label.call_import_row_id)),
       },
     ];
   });

@@ -260,6 +260,7 @@ describe('label export', () => {
         metric_name: name,
         call_import_id: importOf.get(l.call_import_row_id),
         judge_value: judge.get(l.call_import_row_id) ?? null,
+        judge_version: judge.has(l.call_import_row_id) ? 1 : null,
       })),
     );
 
