@@ -12,7 +12,7 @@ import {
 import type { DoublesReply, DoublesRequest } from './voice-doubles.js';
 
 /** Concurrent calls of each step, run one step after another. */
-const STEPS = [1, 2, 4, 8, 16, 32];
+const STEPS = [1, 2, 4, 8, 16, 32, 64];
 /** The pacing jitter (p99 frame lateness) a real-time call tolerates, in ms. */
 const JITTER_LIMIT_MS = 5;
 /** The agent double's reply latency: above its 400 ms VAD hangover, so it is not the VAD's. */
@@ -39,7 +39,7 @@ const STAGGER_MS = 2_000;
 /** A call still going after this is aborted. */
 const CALL_LIMIT_MS = 90_000;
 /** No step starts that would end (at the last step's length) after this much of the bench. */
-const BUDGET_MS = 230_000;
+const BUDGET_MS = 290_000;
 /** A step taking this many times as long as the first one (calls slowed by the load) ends the sweep. */
 const SLOW_STEP = 2;
 
@@ -189,7 +189,7 @@ const runStep = async (n: number, doubles: Doubles) => {
 type Step = Awaited<ReturnType<typeof runStep>>;
 
 /**
- * Voice calls one instance sustains in real time: N = 1, 2, 4 … 32 concurrent calls of the real
+ * Voice calls one instance sustains in real time: N = 1, 2, 4 … 64 concurrent calls of the real
  * engine (`runVoiceCall`: Media Stream client, 20 ms caller frame pacer, agent-side VAD, stereo
  * recording, measures) against one voice agent double with a fixed latency. Per step: the caller
  * frames' pacing jitter (p50/p99/max lateness of every tick of every call) beside the same pacer

@@ -163,6 +163,8 @@ describe('encodeWav', () => {
     expect(view.getInt16(44, true)).toBe(1);
     expect(view.getInt16(46, true)).toBe(-32768);
     expect(decodeWav(bytes)).toEqual(audio);
+    const mono = { sampleRate: 16_000, channels: [Int16Array.of(-7, 0, 32767, -32768)] };
+    expect(decodeWav(encodeWav(mono))).toEqual(mono);
   });
 
   it('rejects more than two channels and channels of different lengths', () => {
