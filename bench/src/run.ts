@@ -148,7 +148,7 @@ const BENCHES: Bench[] = [
     name: 'voice',
     run: () => voiceBench(),
     print: (r) => {
-      const { jitterLimitMs, latencyMs, callerTurns, staggerMs, stopped } = VOICE_SETTINGS;
+      const { jitterLimitMs, latencyMs, callerTurns, staggerMs, stopped, ambience } = VOICE_SETTINGS;
       const ms = (k: string) => `${fmt(r[k]!, 1)}`;
       const lines = Array.from({ length: r.steps! }, (_, i) => {
         const s = (k: string) => r[`${i}.${k}`]!;
@@ -173,7 +173,8 @@ const BENCHES: Bench[] = [
               : '';
       return [
         `voice: N concurrent calls of the real engine (runVoiceCall) against one voice agent double ` +
-          `(latency ${latencyMs} ms), ${callerTurns} caller turns a call, started over ${staggerMs / 1000} s; ` +
+          `(latency ${latencyMs} ms), ${callerTurns} caller turns a call, started over ${staggerMs / 1000} s, ` +
+          `${ambience ? `each with a minute of '${ambience}' ambience generated as it starts` : 'no ambience'}; ` +
           'in one process, the agent double and speech provider on a worker thread (target: caller frame pacing jitter ' +
           `p99 <= ${jitterLimitMs} ms; latency error = |agent_latency_p50_ms - ${latencyMs}|)`,
         `  baseline: the same pacer alone for ${fmt(r.baselineS!, 1)} s: lateness p50 ${ms('baselineP50')} / ` +

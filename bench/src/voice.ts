@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 // providers, so what it measures is the engine's real-time frame pacing and its CPU per call
 import {
   createFramePacer,
+  noisePreset,
   resample,
   runVoiceCall,
   type VoiceOutcome,
@@ -110,7 +111,7 @@ type Doubles = Awaited<ReturnType<typeof startDoubles>>;
  * The persona's side of a call: the script, its speech from the provider (24 kHz, resampled to
  * 8 kHz here as the engine's `personaVoice` does) and the provider's ears for the agent.
  */
-const partiesFor = (doubles: Doubles): VoiceParties => ({
+const partiesFor = (doubles: Doubles, noise: VoiceParties['noise'] = null): VoiceParties => ({
   stream: { url: doubles.url, headers: {}, customParameters: {} },
   caller: async (turns) => {
     const said = turns.filter((t) => t.speaker === 'caller').length;
@@ -127,8 +128,17 @@ const partiesFor = (doubles: Doubles): VoiceParties => ({
     if (reply.kind !== 'heard') throw new Error(`hear answered ${reply.kind}`);
     return { ok: true, value: reply.text };
   },
-  noise: null,
+  noise,
 });
+
+/**
+ * `BENCH_VOICE_NOISE=<preset>`: each call gets a minute of that ambience, generated when the call
+ * starts on the engine's thread as the server does for a persona with a noise preset, at half
+ * the speech's level. Unset: no ambience.
+ */
+const AMBIENCE = process.env.BENCH_VOICE_NOISE as Parameters<typeof noisePreset>[0] | undefined;
+const ambienceFor = (seed: number): VoiceParties['noise'] =>
+  AMBIENCE ? { pcm: noisePreset(AMBIENCE, 8000, 60_000, seed), gain: 0.5 } : null;
 
 /** The pacer alone, ticking for `ms` with nothing else running: the machine's own timer jitter. */
 const lonePacer = async (ms: number) => {
@@ -148,13 +158,13 @@ const onScript = (o: VoiceOutcome) =>
 
 /** `n` calls against the doubles, started over STAGGER_MS: their pacing, CPU and measured latency. */
 const runStep = async (n: number, doubles: Doubles) => {
-  const parties = partiesFor(doubles);
   const far0 = await doubles.usage();
   const [cpu0, busy0, t0] = [processCpuMs(), threadBusyMs(), performance.now()];
   const outcomes = await Promise.all(
     Array.from({ length: n }, async (_, i) => {
       await sleep((i * STAGGER_MS) / n);
       const setup = { ...SETUP, conversationId: `bench-voice-${n}-${i}` };
+      const parties = partiesFor(doubles, ambienceFor(i + 1));
       return runVoiceCall(parties, setup, AbortSignal.timeout(CALL_LIMIT_MS));
     }),
   );
@@ -265,4 +275,5 @@ export const VOICE_SETTINGS = {
   staggerMs: STAGGER_MS,
   ...SETUP,
   stopped: STOPPED,
+  ambience: AMBIENCE ?? null,
 };
