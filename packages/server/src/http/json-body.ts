@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type RequestHandler } from 'express';
 
 /** The error {@link utf8Body} throws; the error handler answers it as a 400 `bad_request`. */
-export class InvalidUtf8Error extends Error {
+class InvalidUtf8Error extends Error {
   readonly type = 'entity.encoding.invalid';
   readonly status = 400;
   constructor() {

@@ -57,7 +57,7 @@ describe('resample', () => {
     [22_050, 8000],
     [44_100, 8000],
     [8000, 16_000],
-    [8000, 7919], // 7919 phases: too many to tabulate, computed directly
+    [8000, 7919], // 7919 phases: too many taps to tabulate, computed directly
   ])('gives the sample-by-sample result from %i to %i Hz, its taps tabulated per phase', (from, to) => {
     // ten seconds of busy content: two tones and noise, loud enough to clip in places
     const input = new Int16Array(from * 10).map(

@@ -59,8 +59,13 @@ const checkRate = (rate: number) => {
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
-/** Above this many phases (rates with a small common divisor) the taps are not tabulated. */
-const MAX_PHASES = 1024;
+/**
+ * Rates whose table would hold more taps than this (rates with a small common divisor, or a steep
+ * downsampling) are computed directly: a table is at most 2 MiB.
+ */
+const MAX_TAPS = 262_144;
+/** Tables kept, the oldest dropped first: a call meets one or two pairs of rates. */
+const MAX_TABLES = 8;
 
 /**
  * The filter's taps for each phase of the conversion, once per pair of rates. Output sample n sits
@@ -75,15 +80,15 @@ const phasesOf = (fromRate: number, toRate: number): Phases | null => {
   const key = `${fromRate}:${toRate}`;
   if (phaseCache.has(key)) return phaseCache.get(key)!;
   const count = toRate / gcd(fromRate, toRate);
+  const scale = Math.min(1, toRate / fromRate) * ROLLOFF;
+  const halfWidth = ZERO_CROSSINGS / scale;
   let phases: Phases | null = null;
-  if (count <= MAX_PHASES) {
-    const scale = Math.min(1, toRate / fromRate) * ROLLOFF;
-    const halfWidth = ZERO_CROSSINGS / scale;
+  if (count * (2 * halfWidth + 1) <= MAX_TAPS) {
     const step = toRate / count;
     const first = new Int32Array(count);
     const taps: Float64Array[] = [];
     for (let p = 0; p < count; p++) {
-      // the same fraction the direct loop computes for an n in this phase: ((n·from) mod to) / to
+      // the fraction the direct loop computes for an n in this phase: ((n·from) mod to) / to
       const frac = (p * step) / toRate;
       const lo = Math.ceil(frac - halfWidth);
       const hi = Math.floor(frac + halfWidth);
@@ -94,6 +99,7 @@ const phasesOf = (fromRate: number, toRate: number): Phases | null => {
     }
     phases = { first, taps };
   }
+  if (phaseCache.size >= MAX_TABLES) phaseCache.delete(phaseCache.keys().next().value!);
   phaseCache.set(key, phases);
   return phases;
 };
@@ -130,8 +136,10 @@ export const resampleDirect = (pcm: Int16Array, fromRate: number, toRate: number
  * audio before the first and after the last sample is taken as silence.
  *
  * The taps of each phase are tabulated once per pair of rates (`phasesOf`), so the inner loop is a
- * plain dot product: the same sums, in the same order, as {@link resampleDirect}, about three
- * times faster. A voice call resamples every utterance of its caller on the event loop.
+ * plain dot product over the same taps in the same order as {@link resampleDirect}, about three
+ * times faster; a tap's weight may differ in its last bit (the table takes its argument from the
+ * fraction alone), so a sample may round one step the other way. A voice call resamples every
+ * utterance of its caller on the event loop.
  */
 export const resample = (pcm: Int16Array, fromRate: number, toRate: number): Int16Array => {
   checkRate(fromRate);
