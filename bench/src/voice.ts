@@ -9,6 +9,7 @@ import {
   runVoiceCall,
   type VoiceOutcome,
   type VoiceParties,
+  volumeGain,
 } from '@voice-eval/server/bench-internals';
 import type { DoublesReply, DoublesRequest } from './voice-doubles.js';
 
@@ -133,12 +134,12 @@ const partiesFor = (doubles: Doubles, noise: VoiceParties['noise'] = null): Voic
 
 /**
  * `BENCH_VOICE_NOISE=<preset>`: each call gets a minute of that ambience, generated when the call
- * starts on the engine's thread as the server does for a persona with a noise preset, at half
- * the speech's level. Unset: no ambience.
+ * starts on the engine's thread as the server does for a persona with a noise preset, at
+ * `background_noise_volume` 0.5 (12 dB under the speech). Unset: no ambience.
  */
 const AMBIENCE = process.env.BENCH_VOICE_NOISE as Parameters<typeof noisePreset>[0] | undefined;
 const ambienceFor = (seed: number): VoiceParties['noise'] =>
-  AMBIENCE ? { pcm: noisePreset(AMBIENCE, 8000, 60_000, seed), gain: 0.5 } : null;
+  AMBIENCE ? { pcm: noisePreset(AMBIENCE, 8000, 60_000, seed), gain: volumeGain(0.5) } : null;
 
 /** The pacer alone, ticking for `ms` with nothing else running: the machine's own timer jitter. */
 const lonePacer = async (ms: number) => {

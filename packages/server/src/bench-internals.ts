@@ -10,7 +10,7 @@ export { adjustedRandIndex, clusterItems, tokenize } from './clustering/index.js
 export { SCORING_CONTEXT_SELECT } from './modules/evaluations/work-repo.js';
 export type { CallRecord } from './modules/suite-runs/repo.js';
 export { runVoiceCall, type VoiceOutcome, type VoiceParties } from './modules/suite-runs/voice/voice-call.js';
-export { createFramePacer, encodeWav, noisePreset, resample } from './voice/audio/index.js';
+export { createFramePacer, encodeWav, noisePreset, resample, volumeGain } from './voice/audio/index.js';
 export { WorkerPool } from './workers/pool.js';
 export { converseSuiteRunCallTask } from './workers/tasks/converse-suite-run-call.js';
 export { type ClaimPolicy, scoreEvaluationRowTask } from './workers/tasks/score-evaluation-row.js';
