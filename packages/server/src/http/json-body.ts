@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type RequestHandler } from 'express';
 
-/** The error {@link utf8Body} throws; the error handler answers it as a 400 `bad_request`. */
+/** A UTF-8 body with a bad byte; the error handler answers it as a 400 `bad_request`. */
 class InvalidUtf8Error extends Error {
   readonly type = 'entity.encoding.invalid';
   readonly status = 400;
@@ -12,17 +12,11 @@ class InvalidUtf8Error extends Error {
 }
 
 /**
- * A JSON body must be UTF-8 (RFC 8259 §8.1). The parser would decode bad bytes to U+FFFD and the
- * request would store text the client never sent, so a body in UTF-8 with a bad byte is refused.
- * Bodies in a UTF-16 or UTF-32 charset (the parser's other encodings) are the decoder's to check.
- */
-const utf8Body = (_req: IncomingMessage, _res: ServerResponse, bytes: Buffer, encoding: string) => {
-  if (encoding === 'utf-8' && !isUtf8(bytes)) throw new InvalidUtf8Error();
-};
-
-/**
  * The JSON parser of every route: `application/json` and `application/*+json` bodies up to
- * `limit` bytes, UTF-8 checked, and `keep` (when given) handed the exact bytes as they came.
+ * `limit` bytes, and `keep` (when given) handed the exact bytes as they came. A JSON body must be
+ * UTF-8 (RFC 8259 §8.1): the parser would decode a bad byte to U+FFFD and the request would store
+ * text the client never sent, so such a body is refused. Bodies in a UTF-16 or UTF-32 charset
+ * (the parser's other encodings) are the decoder's to check.
  */
 export const jsonBody = (
   limit: number,
@@ -32,7 +26,7 @@ export const jsonBody = (
     limit,
     type: ['application/json', 'application/*+json'],
     verify: (req, res, bytes, encoding) => {
-      utf8Body(req, res, bytes, encoding);
+      if (encoding === 'utf-8' && !isUtf8(bytes)) throw new InvalidUtf8Error();
       keep?.(req, res, bytes);
     },
   });

@@ -73,7 +73,7 @@ const MAX_TABLES = 8;
  * 24 → 8 kHz, 160 for 22.05 → 8 kHz), so the kernel values of every phase are computed once.
  * Phase p covers input offsets `first[p]` … `first[p] + taps[p].length − 1` from the whole part.
  */
-type Phases = { first: Int32Array; taps: Float64Array[] };
+type Phases = { first: Int32Array; taps: Float64Array[]; scale: number };
 const phaseCache = new Map<string, Phases | null>();
 
 const phasesOf = (fromRate: number, toRate: number): Phases | null => {
@@ -97,7 +97,7 @@ const phasesOf = (fromRate: number, toRate: number): Phases | null => {
       first[p] = lo;
       taps.push(weights);
     }
-    phases = { first, taps };
+    phases = { first, taps, scale };
   }
   if (phaseCache.size >= MAX_TABLES) phaseCache.delete(phaseCache.keys().next().value!);
   phaseCache.set(key, phases);
@@ -148,7 +148,7 @@ export const resample = (pcm: Int16Array, fromRate: number, toRate: number): Int
   const phases = phasesOf(fromRate, toRate);
   if (!phases) return resampleDirect(pcm, fromRate, toRate);
   const out = new Int16Array(outputLength(pcm.length, fromRate, toRate));
-  const scale = Math.min(1, toRate / fromRate) * ROLLOFF;
+  const { scale } = phases;
   const count = phases.taps.length;
   const step = toRate / count;
   const last = pcm.length - 1;
