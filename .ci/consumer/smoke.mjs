@@ -1,6 +1,6 @@
 // ESM smoke test of the packed packages: the SDK against the MSW mocks, then against the real
 // server (embedded PGlite) started from @voice-eval/server: signup, API key, create and get a metric,
-// a recording, and the console the package ships.
+// a recording, the console the package ships, and the audio worker thread voice calls use.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +83,22 @@ try {
   }
 } finally {
   await server.close();
+}
+{
+  // voice calls do their audio work on a worker thread that runs the package's audio-worker.js
+  const { Worker } = await import('node:worker_threads');
+  const worker = new Worker(new URL('./audio-worker.js', import.meta.resolve('@voice-eval/server')));
+  const job = { kind: 'noise', preset: 'office', sampleRate: 8000, durationMs: 1000, seed: 1 };
+  const reply = await new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.postMessage({ id: 1, job });
+  });
+  await worker.terminate();
+  check(
+    reply.id === 1 && reply.pcm?.length === 8000,
+    `the audio worker thread: ${JSON.stringify(reply.error)}`,
+  );
 }
 {
   const { createHmac } = await import('node:crypto');

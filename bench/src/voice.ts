@@ -1,15 +1,16 @@
+import { randomInt } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 // white-box: the bench drives the voice call engine itself, without a database, dispatcher or
 // providers, so what it measures is the engine's real-time frame pacing and its CPU per call
 import {
+  audioWorker,
   createFramePacer,
-  noisePreset,
-  resample,
+  type NoisePreset,
+  presetAmbience,
   runVoiceCall,
   type VoiceOutcome,
   type VoiceParties,
-  volumeGain,
 } from '@voice-eval/server/bench-internals';
 import type { DoublesReply, DoublesRequest } from './voice-doubles.js';
 
@@ -110,7 +111,7 @@ type Doubles = Awaited<ReturnType<typeof startDoubles>>;
 
 /**
  * The persona's side of a call: the script, its speech from the provider (24 kHz, resampled to
- * 8 kHz here as the engine's `personaVoice` does) and the provider's ears for the agent.
+ * 8 kHz on the audio worker as the engine's `personaVoice` does) and the provider's ears for the agent.
  */
 const partiesFor = (doubles: Doubles, noise: VoiceParties['noise'] = null): VoiceParties => ({
   stream: { url: doubles.url, headers: {}, customParameters: {} },
@@ -122,7 +123,10 @@ const partiesFor = (doubles: Doubles, noise: VoiceParties['noise'] = null): Voic
   speak: async (text) => {
     const reply = await doubles.ask({ kind: 'speak', text });
     if (reply.kind !== 'spoken') throw new Error(`speak answered ${reply.kind}`);
-    return { ok: true, value: resample(reply.pcm, 24_000, 8_000) };
+    return {
+      ok: true,
+      value: await audioWorker.run({ kind: 'resample', pcm: reply.pcm, fromRate: 24_000, sampleRate: 8_000 }),
+    };
   },
   hear: async (pcm) => {
     const reply = await doubles.ask({ kind: 'hear', pcm });
@@ -133,13 +137,13 @@ const partiesFor = (doubles: Doubles, noise: VoiceParties['noise'] = null): Voic
 });
 
 /**
- * `BENCH_VOICE_NOISE=<preset>`: each call gets a minute of that ambience, generated when the call
- * starts on the engine's thread as the server does for a persona with a noise preset, at
- * `background_noise_volume` 0.5 (12 dB under the speech). Unset: no ambience.
+ * `BENCH_VOICE_NOISE=<preset>`: each call gets that ambience as the server gives a persona with a
+ * noise preset (the preset's minute generated once on the audio worker, each call starting where
+ * its seed points), at `background_noise_volume` 0.5 (12 dB under the speech). Unset: no ambience.
  */
-const AMBIENCE = process.env.BENCH_VOICE_NOISE as Parameters<typeof noisePreset>[0] | undefined;
-const ambienceFor = (seed: number): VoiceParties['noise'] =>
-  AMBIENCE ? { pcm: noisePreset(AMBIENCE, 8000, 60_000, seed), gain: volumeGain(0.5) } : null;
+const AMBIENCE = process.env.BENCH_VOICE_NOISE as NoisePreset | undefined;
+const ambienceFor = async (seed: number): Promise<VoiceParties['noise']> =>
+  AMBIENCE ? presetAmbience(AMBIENCE, 0.5, seed) : null;
 
 /** The pacer alone, ticking for `ms` with nothing else running: the machine's own timer jitter. */
 const lonePacer = async (ms: number) => {
@@ -165,7 +169,7 @@ const runStep = async (n: number, doubles: Doubles) => {
     Array.from({ length: n }, async (_, i) => {
       await sleep((i * STAGGER_MS) / n);
       const setup = { ...SETUP, conversationId: `bench-voice-${n}-${i}` };
-      const parties = partiesFor(doubles, ambienceFor(i + 1));
+      const parties = partiesFor(doubles, await ambienceFor(randomInt(2 ** 31 - 1)));
       return runVoiceCall(parties, setup, AbortSignal.timeout(CALL_LIMIT_MS));
     }),
   );

@@ -1,7 +1,13 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/testing/index.ts', 'src/cli.ts'],
+  entry: {
+    index: 'src/index.ts',
+    'testing/index': 'src/testing/index.ts',
+    cli: 'src/cli.ts',
+    // the audio worker thread's script (src/voice/audio/off-loop.ts), beside the chunk that starts it
+    'audio-worker': 'src/voice/audio/audio-worker.ts',
+  },
   format: ['esm'],
   dts: {
     entry: ['src/index.ts', 'src/testing/index.ts'],

@@ -15,8 +15,9 @@ import { requireScenario } from '../scenarios/service.js';
 import { type ConversationOutcome, runConversation } from './conversation.js';
 import { personaCaller } from './persona-model.js';
 import type { CallRecord, RunRecord } from './repo.js';
+import { ambientNoise } from './voice/ambience.js';
 import { runVoiceCall, type VoiceOutcome } from './voice/voice-call.js';
-import { ambientNoise, personaEars, personaVoice } from './voice/voice-parties.js';
+import { personaEars, personaVoice } from './voice/voice-parties.js';
 
 const failure = (
   code: 'agent_unreachable' | 'persona_model_error',

@@ -12,6 +12,9 @@ const RATE = 8000;
 /** An utterance the caller finished playing, on the stream's timeline (ms). */
 export type Played = { startMs: number; endMs: number };
 
+/** 8 kHz ambience looped under a caller track from `offset`, at `gain`. */
+export type Ambience = { pcm: Int16Array; offset: number; gain: number };
+
 /** Where the caller's frames go: the agent's socket. */
 export type FrameSink = (mulaw: Uint8Array) => void;
 
@@ -24,8 +27,8 @@ export type FrameSink = (mulaw: Uint8Array) => void;
 export const createCallerTrack = (options: {
   send: FrameSink;
   recorder: ReturnType<typeof createStereoRecorder>;
-  /** 8 kHz ambient noise looped under the whole track, and its gain; null for none. */
-  noise: { pcm: Int16Array; gain: number } | null;
+  /** The ambience under the whole track; null for none. */
+  noise: Ambience | null;
   signal: AbortSignal;
   /**
    * Called on every tick with the stream time after its frame (`nowMs()`), so the agent's side can
@@ -38,7 +41,7 @@ export const createCallerTrack = (options: {
   const queue: Array<{ pcm: Int16Array; offset: number; startMs: number | null; done: (p: Played) => void }> =
     [];
   let tick = 0;
-  let noiseAt = 0;
+  let noiseAt = options.noise?.offset ?? 0;
   let stopped = false;
   const lateness: number[] = [];
 

@@ -4,7 +4,7 @@ import { agentLatencies, type Segment, voiceEvents, voiceMeasures } from '../../
 import { openMediaStream } from '../../../voice/media-stream/client.js';
 import type { CallerModel, ConversationOutcome } from '../conversation.js';
 import { type AgentUtterance, createAgentTrack } from './agent-track.js';
-import { createCallerTrack } from './caller-track.js';
+import { type Ambience, createCallerTrack } from './caller-track.js';
 import { type SpeechResult, turnWaiter } from './turn-waiter.js';
 
 /** The persona's voice (TTS) and ears (STT), and the ambient noise mixed under the caller track. */
@@ -20,7 +20,7 @@ export type VoiceParties = {
   speak: (text: string, signal: AbortSignal) => Promise<SpeechResult<Int16Array>>;
   /** The agent's utterance as text (speech to text). */
   hear: (pcm: Int16Array, signal: AbortSignal) => Promise<SpeechResult<string>>;
-  noise: { pcm: Int16Array; gain: number } | null;
+  noise: Ambience | null;
 };
 
 export type VoiceSetup = {

@@ -1,14 +1,8 @@
 import type { Deps } from '../../../deps.js';
 import type { AiProviderRecord } from '../../../providers/index.js';
 import { recordUsage } from '../../../usage/record-usage.js';
-import {
-  decodeAudio,
-  decodeWav,
-  encodeWav,
-  noisePreset,
-  resample,
-  volumeGain,
-} from '../../../voice/audio/index.js';
+import { encodeWav } from '../../../voice/audio/index.js';
+import { audioWorker } from '../../../voice/audio/off-loop.js';
 import type { SpeechResult } from './turn-waiter.js';
 
 const RATE = 8000;
@@ -61,14 +55,17 @@ export const personaVoice =
     if (!reply.ok) return failed(`${reply.error.code}: ${reply.error.message}`);
     const { audio, format, sampleRate } = reply.value;
     try {
+      // resampled on the audio worker: about 2.6 ms per second of 24 kHz speech, too long for the loop
       if (format === 'pcm') {
         const pcm = new Int16Array(
           audio.buffer.slice(audio.byteOffset, audio.byteOffset + (audio.byteLength & ~1)),
         );
-        return { ok: true, value: resample(pcm, sampleRate, RATE) };
+        return {
+          ok: true,
+          value: await audioWorker.run({ kind: 'resample', pcm, fromRate: sampleRate, sampleRate: RATE }),
+        };
       }
-      const wav = decodeWav(audio);
-      return { ok: true, value: resample(wav.channels[0]!, wav.sampleRate, RATE) };
+      return { ok: true, value: await audioWorker.run({ kind: 'wav', bytes: audio, sampleRate: RATE }) };
     } catch (error) {
       return failed(`The speech provider answered audio that could not be read: ${(error as Error).message}`);
     }
@@ -93,26 +90,3 @@ export const personaEars =
     if (!reply.ok) return failed(`${reply.error.code}: ${reply.error.message}`);
     return { ok: true, value: reply.value.text.trim() };
   };
-
-/** One minute of ambience is looped under the whole caller track. */
-const NOISE_MS = 60_000;
-
-/**
- * The ambience under the caller's track: the persona's preset, or its uploaded audio decoded to
- * 8 kHz, at `background_noise_volume`; null for none (or audio that cannot be read, with a warning).
- */
-export const ambientNoise = async (deps: Deps, persona: VoicePersona, seed: number) => {
-  const gain = volumeGain(persona.background_noise_volume);
-  if (persona.background_noise_source === 'preset' && persona.background_noise_preset) {
-    return { pcm: noisePreset(persona.background_noise_preset as never, RATE, NOISE_MS, seed), gain };
-  }
-  if (persona.background_noise_source !== 'custom' || !persona.background_noise_storage_key) return null;
-  const bytes = await deps.storage.get(persona.background_noise_storage_key);
-  if (!bytes) return null;
-  try {
-    return { pcm: await decodeAudio(bytes, RATE), gain };
-  } catch (err) {
-    deps.logger.warn({ err, key: persona.background_noise_storage_key }, 'voice:ambient_audio_unreadable');
-    return null;
-  }
-};
