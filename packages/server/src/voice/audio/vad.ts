@@ -48,9 +48,10 @@ const BACKGROUND_WINDOW_MS = 1500;
 /**
  * A streaming voice-activity detector for 20 ms frames. Utterances are anchored on voiced frames:
  * `thresholdDb` above an adaptive noise floor, periodic at a pitch lag and with a low zero-crossing
- * rate, so babble, hiss, clinks and traffic swells do not start one. Energy then places the
- * boundaries over unvoiced edges that also clear the background's typical level. An utterance ends
- * `hangoverMs` after its last voiced frame.
+ * rate, so hiss, clinks, traffic swells and the presets' (unvoiced) babble do not start one; babble
+ * of voiced speech above `minLevelDbfs` does (measured in test/fixtures/audio/README.md). Energy then
+ * places the boundaries over unvoiced edges that also clear the background's typical level. An
+ * utterance ends `hangoverMs` after its last voiced frame.
  */
 export const createVad = (options: VadOptions = {}) => {
   const rate = options.sampleRate ?? 8000;
