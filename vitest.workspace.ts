@@ -31,6 +31,7 @@ const realTime = new Set([
   'test/suite-runs/voice-e2e.test.ts',
   'test/suite-runs/voice-s3.test.ts',
   'test/crash/voice-crash.test.ts',
+  'test/crash/voice-scale-out.test.ts',
   'src/modules/agents/agent-voice-test.http.test.ts',
 ]);
 /** Real-time files that open no test database (a double alone; the demo on its own PGlite): run once. */
