@@ -7,6 +7,7 @@ import {
   encodeMulaw,
   toFrames,
 } from '../../../voice/audio/index.js';
+import { speechSegments } from '../../../voice/speech-timeline.js';
 import { AGENT_JITTER_MS, type AgentUtterance, createAgentTrack } from './agent-track.js';
 
 const clip = decodeWav(readAudioFixture('speech-8k.wav')).channels[0]!;
@@ -73,6 +74,20 @@ describe('createAgentTrack', () => {
     expect(agent.slice(8000 + 20 * 160 + 300 * 8, 8000 + sentence.length + 300 * 8)).toEqual(
       sentence.slice(20 * 160),
     );
+  });
+
+  it('places its utterances where its recording, measured again, places them', () => {
+    // the first frame on time, the rest 140 ms late (seen in CI): the caller heard one frame, then
+    // silence, then the sentence; the lone frame is not where the answer starts, live or recorded
+    const { agent, segments, ended } = play((k) => 1000 + k * 20 + (k >= 1 ? 140 : 0));
+    expect(agent.slice(1020 * 8, 1160 * 8).every((s) => s === 0)).toBe(true);
+    expect(segments).toHaveLength(1);
+    expect(segments[0]!.startMs).toBeGreaterThanOrEqual(1160);
+    expect(speechSegments(agent, 8000)).toEqual(segments);
+    expect(ended[0]).toMatchObject(segments[0]!);
+    // and on time, to the sample
+    const onTime = play((k) => 1000 + k * 20);
+    expect(speechSegments(onTime.agent, 8000)).toEqual(onTime.segments);
   });
 
   it('starts the first frame where it arrives, even within the allowance of the stream’s start', () => {

@@ -5,7 +5,7 @@ import {
   samplesPerFrame,
 } from '../../../voice/audio/index.js';
 import type { Segment } from '../../../voice/measures.js';
-import { speechBounds } from './speech-bounds.js';
+import { speechEdges } from '../../../voice/speech-edges.js';
 
 const RATE = 8000;
 const PER_MS = RATE / 1000;
@@ -15,8 +15,6 @@ const PER_MS = RATE / 1000;
  * nothing while they are quiet, so past this the gap is taken as silence.
  */
 export const AGENT_JITTER_MS = 100;
-/** How far around the VAD's boundaries the true edges of an utterance are looked for, in ms. */
-const REFINE_MS = 150;
 
 /** One utterance of the agent: where it lies on the timeline and its audio (8 kHz). */
 export type AgentUtterance = Segment & { pcm: Int16Array };
@@ -54,16 +52,13 @@ export const createAgentTrack = (options: {
   const marks: Array<{ name: string; at: number }> = [];
 
   /**
-   * An utterance's true edges: the VAD's boundaries widened by `REFINE_MS` and narrowed to where
-   * the agent's audio is actually above silence (the agent's track carries no ambience).
+   * An utterance's true edges around the VAD's boundaries (the agent's track carries no ambience),
+   * found as a recording of the call finds them (`speechEdges`), so both measure alike.
    */
   const refine = (fromMs: number, toMs: number): AgentUtterance => {
-    const from = Math.max(0, Math.round((fromMs - REFINE_MS) * PER_MS));
-    const to = Math.min(length, Math.round((toMs + REFINE_MS) * PER_MS));
-    const bounds = speechBounds(audio.subarray(from, to)) ?? { start: 0, end: to - from };
-    const start = from + bounds.start;
-    const end = from + bounds.end;
-    return { startMs: start / PER_MS, endMs: end / PER_MS, pcm: audio.slice(start, end) };
+    const edges = speechEdges(audio.subarray(0, length), RATE, { startMs: fromMs, endMs: toMs });
+    const pcm = audio.slice(Math.round(edges.startMs * PER_MS), Math.round(edges.endMs * PER_MS));
+    return { ...edges, pcm };
   };
 
   const append = (samples: Int16Array | number) => {
@@ -158,7 +153,7 @@ export const createAgentTrack = (options: {
     /** Ends an utterance still open when the stream ends (the agent hung up mid-sentence). */
     flush: () => {
       if (startMs === null) return;
-      segments.push({ startMs, endMs: length / PER_MS });
+      segments.push(speechEdges(audio.subarray(0, length), RATE, { startMs, endMs: length / PER_MS }));
       startMs = null;
     },
   };

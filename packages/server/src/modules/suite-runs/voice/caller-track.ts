@@ -5,7 +5,7 @@ import {
   mixInto,
   samplesPerFrame,
 } from '../../../voice/audio/index.js';
-import { speechBounds } from './speech-bounds.js';
+import { speechBounds } from '../../../voice/speech-edges.js';
 
 const RATE = 8000;
 
