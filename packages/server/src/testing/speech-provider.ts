@@ -75,6 +75,8 @@ type SpeechBody = {
 
 const DEFAULT_STT_MODELS = ['whisper-1', 'gpt-4o-transcribe', 'gpt-4o-mini-transcribe'];
 const RECOGNITION_RATE = 8000;
+/** Synthesised lines kept for the next request of the same line (the oldest is dropped). */
+const SYNTHESISED_KEPT = 256;
 
 const openAiError = (status: number, message: string) => ({
   error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', code: null },
@@ -137,6 +139,22 @@ export async function startSpeechProviderDouble(
   const transcribed: TranscribedRecord[] = [];
   const scriptedFailures: Record<SpeechEndpoint, number> = { speech: 0, transcriptions: 0 };
   const timers = new Set<NodeJS.Timeout>();
+  /**
+   * Speech already synthesised (and remembered), by voice, speed and text: synthesis holds the
+   * event loop it shares with the server in tests, and concurrent calls ask for the same lines.
+   */
+  const synthesised = new Map<string, Int16Array>();
+  const synthesise = (input: string, voice: string, speed: number | undefined) => {
+    const key = `${voice}|${speed ?? 1}|${input}`;
+    let pcm = synthesised.get(key);
+    if (!pcm) {
+      pcm = synthesizeSpeech(input, { sampleRate: SPEECH_SAMPLE_RATE, voice, speed });
+      registry.remember(input, resample(pcm, SPEECH_SAMPLE_RATE, RECOGNITION_RATE));
+      if (synthesised.size >= SYNTHESISED_KEPT) synthesised.delete(synthesised.keys().next().value!);
+      synthesised.set(key, pcm);
+    }
+    return pcm;
+  };
 
   const later = (fn: () => void) => {
     const timer = setTimeout(() => {
@@ -182,8 +200,7 @@ export async function startSpeechProviderDouble(
     const problem = checkSpeech(req.body, {});
     if (problem) return reply(res, 400, openAiError(400, problem));
     const { model, input, voice, response_format: format, speed } = req.body as SpeechBody;
-    const pcm = synthesizeSpeech(input, { sampleRate: SPEECH_SAMPLE_RATE, voice, speed });
-    registry.remember(input, resample(pcm, SPEECH_SAMPLE_RATE, RECOGNITION_RATE));
+    const pcm = synthesise(input, voice, speed);
     spoken.push({ input, voice, model, format, ms: (pcm.length * 1000) / SPEECH_SAMPLE_RATE });
     const audio = speechAudio(format, pcm);
     reply(res, 200, Buffer.from(audio.bytes), audio.contentType);

@@ -16,15 +16,19 @@ const RATE = 8000;
 const FRAME = samplesPerFrame(RATE);
 const FRAME_MS = (FRAME * 1000) / RATE;
 
+/** Synthesised μ-law speech by voice, speed and text, shared by a double's streams. */
+export type VoicedCache = Map<string, Uint8Array>;
+
 /** Serves one stream on `ws`; `record` fills in as it goes. */
 export function serveVoiceAgentStream(
   ws: WebSocket,
   record: VoiceAgentStream,
   behaviour: () => VoiceAgentBehaviour,
-  registry: SpeechRegistry,
+  speech: { registry: SpeechRegistry; voiced: VoicedCache },
   notify: (event: VoiceAgentEvent) => void,
   vadHangoverMs: number,
 ): void {
+  const { registry, voiced } = speech;
   let [connected, nextSequence, agentTurns, chunks, samplesIn] = [false, 1, 0, 0, 0];
   let streamSid: string | null = null;
   let startedAt = performance.now();
@@ -53,11 +57,11 @@ export function serveVoiceAgentStream(
   };
 
   /**
-   * The audio of `text`, synthesised and remembered once: synthesis blocks the event loop it shares
-   * with the platform in tests, so replies are voiced while the agent waits to answer, not once it
-   * has started talking (where a stall would open a gap in the agent's audio no real agent has).
+   * The audio of `text`, synthesised and remembered once for every stream of the double: synthesis
+   * blocks the event loop it shares with the platform in tests (concurrent calls would each stall
+   * it), so replies are voiced while the agent waits to answer, not once it has started talking
+   * (where a stall would open a gap in the agent's audio no real agent has).
    */
-  const voiced = new Map<string, Uint8Array>();
   const voice = (text: string) => {
     const { voice: name, speechSpeed } = behaviour();
     const key = `${name}|${speechSpeed}|${text}`;

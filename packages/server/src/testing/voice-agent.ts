@@ -4,7 +4,7 @@ import { WebSocketServer } from 'ws';
 import type { StartMessage } from '../voice/media-stream/protocol.js';
 import type { ClinicBehaviour, ClinicService } from './clinic-agent.js';
 import { createSpeechRegistry, type SpeechRegistry } from './speech.js';
-import { serveVoiceAgentStream } from './voice-agent-stream.js';
+import { serveVoiceAgentStream, type VoicedCache } from './voice-agent-stream.js';
 
 /**
  * A loopback voice agent under test that accepts Twilio Media Streams, as a Pipecat-style agent
@@ -138,6 +138,7 @@ export async function startVoiceAgentDouble(
 ): Promise<VoiceAgentDouble> {
   let options: VoiceAgentDoubleOptions = { ...initial };
   const registry = initial.registry ?? createSpeechRegistry();
+  const voiced: VoicedCache = new Map();
   const streams: VoiceAgentStream[] = [];
   const listeners = new Set<(event: VoiceAgentEvent, stream: VoiceAgentStream) => void>();
   let refused = 0;
@@ -173,7 +174,7 @@ export async function startVoiceAgentDouble(
         ws,
         stream,
         () => behaviourOf(options),
-        registry,
+        { registry, voiced },
         notify,
         initial.vadHangoverMs ?? 400,
       );
