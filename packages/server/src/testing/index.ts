@@ -15,7 +15,8 @@
  * - `startAgentDouble()`: the voice agent under test as text, the clinic-booking script
  *   (`nextClinicTurn`) behind an `openai_chat` and a `webhook` agent connection.
  * - `startVoiceAgentDouble()`: the same agent over a Twilio Media Stream WebSocket, hearing the
- *   caller through a VAD and answering in synthetic speech; `startSpeechProviderDouble()`: the
+ *   caller through a VAD and answering in synthetic speech (`slowShare` slows a seeded share of
+ *   calls, `isSlowCall` says which); `startSpeechProviderDouble()`: the
  *   speech-to-text and text-to-speech provider that speaks and recognises that speech
  *   (`synthesizeSpeech`, `createSpeechRegistry`).
  *
@@ -72,6 +73,7 @@ export {
   type PersonaTurnRecord,
   startPersonaDouble,
 } from './persona.js';
+export { isSlowCall, type SlowShare } from './slow-share.js';
 export { type SynthesizeOptions, synthesizeSpeech } from './speech.js';
 export {
   type SpeechEndpoint,

@@ -2,6 +2,7 @@ import WebSocket from 'ws';
 import { createFramePacer, decodeMulaw, encodeMulaw, samplesPerFrame } from '../voice/audio/index.js';
 import { type AgentMessage, parsePlatformMessage } from '../voice/media-stream/protocol.js';
 import { nextClinicTurn } from './clinic-agent.js';
+import { isSlowCall } from './slow-share.js';
 import { type SpeechRegistry, synthesizeSpeech } from './speech.js';
 import type { VoiceAgentBehaviour, VoiceAgentEvent, VoiceAgentStream } from './voice-agent.js';
 import { createCallerEar, type HeardSpeech, joinFrames } from './voice-agent-ear.js';
@@ -39,6 +40,14 @@ export function serveVoiceAgentStream(
   let replyTimer: NodeJS.Timeout | undefined;
 
   const now = () => performance.now() - startedAt;
+  /** This call's latency: the slow share's when the call is one of it (read live, as every option). */
+  const latency = () => {
+    const { latencyMs, slowShare } = behaviour();
+    const callSid = record.start?.callSid;
+    const slow = slowShare !== null && callSid !== undefined && isSlowCall(callSid, slowShare);
+    record.latencyMs = slow ? slowShare.latencyMs : latencyMs;
+    return record.latencyMs;
+  };
   const live = () => !ended && ws.readyState === WebSocket.OPEN;
   const silent = () => {
     const limit = behaviour().silentAfterTurns;
@@ -183,7 +192,7 @@ export function serveVoiceAgentStream(
     if (text) addCallerTurn(text);
     mergeNext = false;
     // the reply starts `latencyMs` after the caller's speech ended, not after the VAD's hangover
-    respondIn(behaviour().latencyMs - (ear.audioMs() - endMs));
+    respondIn(latency() - (ear.audioMs() - endMs));
   };
 
   /** With talkOverCaller: once it has heard enough to guess the whole utterance, it answers at once. */
@@ -232,7 +241,7 @@ export function serveVoiceAgentStream(
       record.start = message.start;
       startedAt = performance.now();
       notify('start');
-      if (!silent()) respondIn(behaviour().latencyMs); // the greeting
+      if (!silent()) respondIn(latency()); // the greeting
       return;
     }
     if (message.streamSid !== streamSid) return error(`${message.event} for stream ${message.streamSid}`);

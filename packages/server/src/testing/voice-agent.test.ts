@@ -131,6 +131,7 @@ describe('voice agent double', () => {
     const stream = await until(agent, (s) => s.said[1]?.endMs != null && s.marks.length === 2);
 
     expect(stream.start).toMatchObject({ callSid: 'CA-test', customParameters: { persona: 'Alex' } });
+    expect(stream.latencyMs).toBe(600);
     expect(stream.headers.authorization).toBe('Bearer agent-key');
     expect(stream.heard.map((h) => h.text)).toEqual([BOOK]);
     expect(stream.said.map((s) => [s.text, s.interrupted])).toEqual([

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { StartMessage } from '../voice/media-stream/protocol.js';
 import type { ClinicBehaviour, ClinicService } from './clinic-agent.js';
+import type { SlowShare } from './slow-share.js';
 import { createSpeechRegistry, type SpeechRegistry } from './speech.js';
 import { serveVoiceAgentStream, type VoicedCache } from './voice-agent-stream.js';
 
@@ -10,15 +11,17 @@ import { serveVoiceAgentStream, type VoicedCache } from './voice-agent-stream.js
  * A loopback voice agent under test that accepts Twilio Media Streams, as a Pipecat-style agent
  * behind `<Connect><Stream>` does: on `start` it greets with the clinic script of
  * `clinic-agent.ts`, hears the caller with a VAD and the shared speech registry, and answers each
- * caller turn `latencyMs` after the caller stopped speaking, with synthesised speech sent as 20 ms
- * μ-law `media` messages in real time and a `mark` after each utterance. By default it yields to
- * a barge-in (stops and sends `clear`); the options make it talk over the caller, ignore barge-in,
- * hang up, go silent or drop the socket. Every stream is recorded.
+ * caller turn `latencyMs` after the caller stopped speaking (`slowShare`'s latency on a seeded share
+ * of calls), with synthesised speech sent as 20 ms μ-law `media` messages in real time and a `mark`
+ * after each utterance. By default it yields to a barge-in (stops and sends `clear`); the options
+ * make it talk over the caller, ignore barge-in, hang up, go silent or drop the socket. Every
+ * stream is recorded.
  */
 
 /** The options a stream reads live (`setOptions` applies to streams already open). */
 export type VoiceAgentBehaviour = {
   latencyMs: number;
+  slowShare: SlowShare | null;
   talkOverCaller: boolean;
   talkOverAfterMs: number;
   ignoreBargeIn: boolean;
@@ -40,6 +43,11 @@ export type VoiceAgentStream = {
   headers: Record<string, string>;
   /** The `start` message's payload (`customParameters` among it), once received. */
   start: StartMessage['start'] | null;
+  /**
+   * The latency it answers this call with, in ms: `latencyMs`, or `slowShare.latencyMs` when the
+   * call is one of its share; as of its last answer (null before `start`).
+   */
+  latencyMs: number | null;
   /** The caller's utterances, as the VAD cut them and the registry recognised them ('' if not). */
   heard: Array<{ text: string; startMs: number; endMs: number }>;
   /**
@@ -66,6 +74,12 @@ export type VoiceAgentEvent = 'start' | 'heard' | 'said' | 'clear' | 'mark' | 's
 export interface VoiceAgentDoubleOptions {
   /** From the end of the caller's speech (and from `start`, for the greeting) to its reply, in ms. @default 500 */
   latencyMs?: number;
+  /**
+   * Answers a share of calls with another latency, each call picked from its `callSid` and the seed
+   * alone, so it is slow on every connection and rerun alike; a suite run's calls get the share
+   * exactly when their number times `share` is whole (`isSlowCall` says which). @default null
+   */
+  slowShare?: SlowShare | null;
   /** Starts replying while the caller still speaks, once it has heard enough to guess the words. @default false */
   talkOverCaller?: boolean;
   /** How far into the caller's speech it may start talking over, in ms. @default 800 */
@@ -117,6 +131,7 @@ export interface VoiceAgentDouble {
 
 const behaviourOf = (options: VoiceAgentDoubleOptions): VoiceAgentBehaviour => ({
   latencyMs: options.latencyMs ?? 500,
+  slowShare: options.slowShare ?? null,
   talkOverCaller: options.talkOverCaller ?? false,
   talkOverAfterMs: options.talkOverAfterMs ?? 800,
   ignoreBargeIn: options.ignoreBargeIn ?? false,
@@ -158,6 +173,7 @@ export async function startVoiceAgentDouble(
       const stream: VoiceAgentStream = {
         headers,
         start: null,
+        latencyMs: null,
         heard: [],
         said: [],
         clears: [],
