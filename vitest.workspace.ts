@@ -29,6 +29,7 @@ const server = {
 /** The server's tests that hold voice calls in real time, over loopback sockets. */
 const realTime = new Set([
   'test/suite-runs/voice-e2e.test.ts',
+  'test/suite-runs/voice-latency-e2e.test.ts',
   'test/suite-runs/voice-s3.test.ts',
   'test/crash/voice-crash.test.ts',
   'test/crash/voice-scale-out.test.ts',

@@ -2,6 +2,7 @@ import { type JudgeDouble, type JudgeDoubleOptions, startJudgeDouble } from '../
 import { type PersonaDouble, startPersonaDouble } from '../src/testing/persona.js';
 import { type SpeechProviderDouble, startSpeechProviderDouble } from '../src/testing/speech-provider.js';
 import { createSpeechRegistry, type SpeechRegistry } from '../src/testing/speech-registry.js';
+import type { VoiceAgentStream } from '../src/testing/voice-agent.js';
 
 /** The model and speech doubles a voice run needs, and the server environment that points at them. */
 export type VoiceDoubles = {
@@ -39,3 +40,14 @@ export const startVoiceDoubles = async (judgeOptions: JudgeDoubleOptions = {}): 
     },
   };
 };
+
+/**
+ * The latency of each answer a voice agent double gave on `stream`, in ms: from the end of the
+ * caller's turn to its first frame, on its inbound audio (what it really gave: a busy machine may
+ * delay its timers, or the platform's frames, which then arrive in a burst).
+ */
+export const givenLatencies = (stream: VoiceAgentStream): number[] =>
+  stream.said.slice(1).flatMap((said) => {
+    const turn = stream.heard.filter((h) => h.text && h.endMs <= said.heardMs).at(-1);
+    return turn ? [said.heardMs - turn.endMs] : [];
+  });

@@ -5,7 +5,7 @@ import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/
 import { decodeWav, rmsDbfs } from '../../src/voice/audio/index.js';
 import { makeRunnableSuite, startRun } from '../factories/suite-runs.js';
 import { createHarness, type Harness } from '../harness.js';
-import { startVoiceDoubles, type VoiceDoubles } from '../voice-doubles.js';
+import { givenLatencies, startVoiceDoubles, type VoiceDoubles } from '../voice-doubles.js';
 
 /**
  * Suite runs over the voice channel end to end, in real time over loopback: the platform plays
@@ -38,13 +38,6 @@ const voiceAgent = async (options: Parameters<typeof startVoiceAgentDouble>[0] =
   agents.push(agent);
   return agent;
 };
-
-/** The latency of each answer the double gave: from the end of the caller's turn to its first frame, on its inbound audio. */
-const givenLatencies = (stream: VoiceAgentDouble['streams'][number]) =>
-  stream.said.slice(1).flatMap((said) => {
-    const turn = stream.heard.filter((h) => h.text && h.endMs <= said.heardMs).at(-1);
-    return turn ? [said.heardMs - turn.endMs] : [];
-  });
 
 const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
