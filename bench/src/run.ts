@@ -156,7 +156,8 @@ const BENCHES: Bench[] = [
           `  N=${String(s('n')).padEnd(2)} lateness p50 ${ms(`${i}.p50`)} / p99 ${ms(`${i}.p99`)} / max ` +
           `${ms(`${i}.max`)} ms${s('p99') > jitterLimitMs ? ' (over)' : ''}; engine CPU ` +
           `${fmt(s('engineMsPerS'), 1)} ms per call-second = ${fmt(s('engineMsPerS') / 10, 2)}% of a core per call ` +
-          `(process ${fmt(s('processMsPerS'), 1)} ms, doubles' thread ${fmt(s('doublesMsPerS'), 1)} ms)\n` +
+          `(engine process with its audio worker ${fmt(s('processMsPerS'), 1)} ms; doubles' process ${fmt(s('doublesMsPerS'), 1)} ms); ` +
+          `memory ${fmt(s('memoryPerCallMb'), 2)} MB per call (peak RSS growth / N)\n` +
           `       ok ${s('ok')}/${s('n')} (${s('onScript')} on script; doubles' loop delay p99 ` +
           `${fmt(s('doublesDelayP99'), 1)} / max ${fmt(s('doublesDelayMax'), 1)} ms); ` +
           `latency error mean ${fmt(s('latencyErrMean'))} ms, max ${fmt(s('latencyErrMax'))} ms ` +
@@ -174,8 +175,8 @@ const BENCHES: Bench[] = [
       return [
         `voice: N concurrent calls of the real engine (runVoiceCall) against one voice agent double ` +
           `(latency ${latencyMs} ms), ${callerTurns} caller turns a call, started over ${staggerMs / 1000} s, ` +
-          `${ambience ? `each with a minute of '${ambience}' ambience generated as it starts` : 'no ambience'}; ` +
-          'in one process, the agent double and speech provider on a worker thread (target: caller frame pacing jitter ' +
+          `${ambience ? `each with '${ambience}' ambience as a persona with that preset gets it` : 'no ambience'}; ` +
+          'the agent double and speech provider in a process of their own (target: caller frame pacing jitter ' +
           `p99 <= ${jitterLimitMs} ms; latency error = |agent_latency_p50_ms - ${latencyMs}|)`,
         `  baseline: the same pacer alone for ${fmt(r.baselineS!, 1)} s: lateness p50 ${ms('baselineP50')} / ` +
           `p99 ${ms('baselineP99')} / max ${ms('baselineMax')} ms`,

@@ -1,6 +1,5 @@
-// white-box: the voice bench's far side (`voice.ts`), run in a worker thread
+// white-box: the voice bench's far side (`voice.ts`), run in a child process
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { parentPort } from 'node:worker_threads';
 import { resample } from '@voice-eval/server/bench-internals';
 import { createSpeechRegistry, startVoiceAgentDouble, synthesizeSpeech } from '@voice-eval/server/testing';
 
@@ -8,8 +7,9 @@ import { createSpeechRegistry, startVoiceAgentDouble, synthesizeSpeech } from '@
  * What a voice call talks to, off the engine's thread: the voice agent double, and the persona's
  * speech provider (text to speech at 24 kHz, speech to text) on the same speech registry. In
  * production these are other machines; their synchronous work (synthesis, fingerprinting,
- * recognition: tens of ms at a time) on the engine's event loop would be measured as the engine's
- * pacing jitter and CPU, so they run here, on another thread of the same process.
+ * recognition: tens of ms at a time) in the engine's process would be measured as the engine's
+ * pacing jitter and CPU, so they run here, in a process of their own (forked with IPC and the
+ * structured-clone serialisation, so PCM crosses as typed arrays).
  */
 export type DoublesRequest =
   | { id: number; kind: 'start'; latencyMs: number }
@@ -25,12 +25,11 @@ export type DoublesReply =
   | { id: number; kind: 'usage'; activeMs: number; delayP99Ms: number; delayMaxMs: number }
   | { id: number; kind: 'closed' };
 
-const port = parentPort!;
 const registry = createSpeechRegistry();
 /** The provider's speech of each text, synthesised once: a cache, as a TTS front end keeps. */
 const voices = new Map<string, Int16Array>();
 let agent: Awaited<ReturnType<typeof startVoiceAgentDouble>> | null = null;
-/** How late this thread's event loop ran (its agent streams' frames go out no more on time), since the last `usage`. */
+/** How late this process's event loop ran (its agent streams' frames go out no more on time), since the last `usage`. */
 const delay = monitorEventLoopDelay({ resolution: 10 });
 delay.enable();
 
@@ -70,6 +69,6 @@ const handle = async (request: DoublesRequest): Promise<DoublesReply> => {
   }
 };
 
-port.on('message', (request: DoublesRequest) => {
-  void handle(request).then((reply) => port.postMessage(reply));
+process.on('message', (request: DoublesRequest) => {
+  void handle(request).then((reply) => process.send!(reply));
 });

@@ -1,6 +1,7 @@
+import { fork } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 // white-box: the bench drives the voice call engine itself, without a database, dispatcher or
 // providers, so what it measures is the engine's real-time frame pacing and its CPU per call
 import {
@@ -66,30 +67,30 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** A request without its id, each kind apart. */
 type Ask = DoublesRequest extends infer R ? (R extends DoublesRequest ? Omit<R, 'id'> : never) : never;
 
-/** The worker thread with the agent double and the speech provider (`voice-doubles.ts`). */
+/** The process with the agent double and the speech provider (`voice-doubles.ts`). */
 const startDoubles = async () => {
-  // a worker thread does not inherit the main thread's tsx loader: it registers its own first
-  const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-    .then(({ register }) => register())
-    .then(() => import(${JSON.stringify(new URL('./voice-doubles.ts', import.meta.url).href)}))`;
-  const worker = new Worker(bootstrap, { eval: true });
+  // forked with this process's flags (the source condition, tsx's loader)
+  const child = fork(fileURLToPath(new URL('./voice-doubles.ts', import.meta.url)), {
+    serialization: 'advanced',
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const pending = new Map<number, { resolve: (r: DoublesReply) => void; reject: (e: Error) => void }>();
   let nextId = 0;
   const failAll = (error: Error) => {
     for (const p of pending.values()) p.reject(error);
     pending.clear();
   };
-  worker.on('message', (reply: DoublesReply) => {
+  child.on('message', (reply: DoublesReply) => {
     pending.get(reply.id)?.resolve(reply);
     pending.delete(reply.id);
   });
-  worker.on('error', failAll);
-  worker.on('exit', (code) => failAll(new Error(`the doubles' worker exited (${code})`)));
+  child.on('error', failAll);
+  child.on('exit', (code) => failAll(new Error(`the doubles' process exited (${code})`)));
   const ask = (request: Ask) =>
     new Promise<DoublesReply>((resolve, reject) => {
       const id = nextId++;
       pending.set(id, { resolve, reject });
-      worker.postMessage({ ...request, id });
+      child.send({ ...request, id });
     });
   const started = await ask({ kind: 'start', latencyMs: LATENCY_MS });
   if (started.kind !== 'started') throw new Error('the doubles did not start');
@@ -103,7 +104,9 @@ const startDoubles = async () => {
     },
     close: async () => {
       await ask({ kind: 'close' });
-      await worker.terminate();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill();
+      await exited;
     },
   };
 };
@@ -164,6 +167,12 @@ const onScript = (o: VoiceOutcome) =>
 /** `n` calls against the doubles, started over STAGGER_MS: their pacing, CPU and measured latency. */
 const runStep = async (n: number, doubles: Doubles) => {
   const far0 = await doubles.usage();
+  // the process's peak resident memory over the step, sampled four times a second, above its start
+  const rss0 = process.memoryUsage.rss();
+  let rssPeak = rss0;
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, process.memoryUsage.rss());
+  }, 250);
   const [cpu0, busy0, t0] = [processCpuMs(), threadBusyMs(), performance.now()];
   const outcomes = await Promise.all(
     Array.from({ length: n }, async (_, i) => {
@@ -174,6 +183,7 @@ const runStep = async (n: number, doubles: Doubles) => {
     }),
   );
   const wallMs = performance.now() - t0;
+  clearInterval(sampler);
   const [cpu, busy, far] = [processCpuMs() - cpu0, threadBusyMs() - busy0, await doubles.usage()];
   const lateness = sortedOf(outcomes.flatMap((o) => o.lateness));
   // every tick is 20 ms of a call's audio, however the call ended
@@ -190,6 +200,7 @@ const runStep = async (n: number, doubles: Doubles) => {
     engineMsPerS: busy / callSeconds,
     processMsPerS: cpu / callSeconds,
     doublesMsPerS: (far.activeMs - far0.activeMs) / callSeconds,
+    memoryPerCallMb: (rssPeak - rss0) / n / 1e6,
     doublesDelayP99: far.delayP99Ms,
     doublesDelayMax: far.delayMaxMs,
     ok: outcomes.filter((o) => o.ok).length,
@@ -210,16 +221,19 @@ type Step = Awaited<ReturnType<typeof runStep>>;
  * frames' pacing jitter (p50/p99/max lateness of every tick of every call) beside the same pacer
  * ticking alone in the same run, the engine thread's CPU per second of call audio, and how far
  * each call's measured agent latency (p50) is from the double's configured one. The agent double
- * and the persona's speech provider run on a worker thread, as the far side of a real call runs
- * on other machines, so their work is neither the engine's jitter nor its CPU; the whole
- * process's CPU is reported too. Stops after two steps in a row over the jitter limit, or to stay
+ * and the persona's speech provider run in a child process, as the far side of a real call runs
+ * on other machines, so their work is neither the engine's jitter nor its CPU; the engine
+ * process's CPU (its event loop and its audio worker thread) and memory are reported too. Stops after two steps in a row over the jitter limit, or to stay
  * within the time budget.
  */
 export const voiceBench = async (): Promise<Record<string, number>> => {
   const benchStart = performance.now();
   const doubles = await startDoubles();
-  // the persona's speech, synthesised (and remembered for the agent's ears) before any step
+  // the persona's speech, synthesised (and remembered for the agent's ears) before any step, and
+  // the audio worker started and the ambience generated, as a server that has run calls has them
   for (const text of SCRIPT) await doubles.ask({ kind: 'speak', text });
+  await audioWorker.run({ kind: 'resample', pcm: new Int16Array(480), fromRate: 24_000, sampleRate: 8_000 });
+  await ambienceFor(1);
   const results: Record<string, number> = {};
   const steps: Step[] = [];
   let stopped: number = STOPPED.none;
