@@ -1,7 +1,6 @@
 import { decodeAudio } from './decode.js';
 import { type NoisePreset, noisePreset } from './noise.js';
 import { resample } from './resample.js';
-import { decodeWav } from './wav.js';
 
 /**
  * The audio work a voice call needs that takes longer than a frame: each job is a pure function
@@ -10,10 +9,8 @@ import { decodeWav } from './wav.js';
 export type AudioJob =
   /** A minute of generated ambience ({@link noisePreset}). */
   | { kind: 'noise'; preset: NoisePreset; sampleRate: number; durationMs: number; seed: number }
-  /** Uploaded audio of any common format, downmixed and resampled ({@link decodeAudio}). */
+  /** Audio bytes of any common format (WAV among them), downmixed and resampled ({@link decodeAudio}). */
   | { kind: 'decode'; bytes: Uint8Array; sampleRate: number }
-  /** A WAV file's first channel, resampled. */
-  | { kind: 'wav'; bytes: Uint8Array; sampleRate: number }
   /** PCM resampled ({@link resample}). */
   | { kind: 'resample'; pcm: Int16Array; fromRate: number; sampleRate: number };
 
@@ -24,10 +21,6 @@ export const runAudioJob = async (job: AudioJob): Promise<Int16Array> => {
       return noisePreset(job.preset, job.sampleRate, job.durationMs, job.seed);
     case 'decode':
       return decodeAudio(job.bytes, job.sampleRate);
-    case 'wav': {
-      const wav = decodeWav(job.bytes);
-      return resample(wav.channels[0]!, wav.sampleRate, job.sampleRate);
-    }
     case 'resample':
       return resample(job.pcm, job.fromRate, job.sampleRate);
   }

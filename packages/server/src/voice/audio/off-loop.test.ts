@@ -39,7 +39,7 @@ describe('audio work off the event loop', () => {
     const pcm = Int16Array.from({ length: 24_000 }, (_, i) => Math.round(8000 * Math.sin(i / 9)));
     const wav = encodeWav({ sampleRate: 24_000, channels: [pcm] });
     const expected = resample(pcm, 24_000, 8000);
-    expect(await worker.run({ kind: 'wav', bytes: wav, sampleRate: 8000 })).toEqual(expected);
+    expect(await worker.run({ kind: 'decode', bytes: wav, sampleRate: 8000 })).toEqual(expected);
     expect(await worker.run({ kind: 'resample', pcm, fromRate: 24_000, sampleRate: 8000 })).toEqual(expected);
   });
 

@@ -65,7 +65,7 @@ export const personaVoice =
           value: await audioWorker.run({ kind: 'resample', pcm, fromRate: sampleRate, sampleRate: RATE }),
         };
       }
-      return { ok: true, value: await audioWorker.run({ kind: 'wav', bytes: audio, sampleRate: RATE }) };
+      return { ok: true, value: await audioWorker.run({ kind: 'decode', bytes: audio, sampleRate: RATE }) };
     } catch (error) {
       return failed(`The speech provider answered audio that could not be read: ${(error as Error).message}`);
     }
