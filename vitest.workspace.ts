@@ -38,8 +38,8 @@ const realTime = new Set([
 /** Real-time files that open no test database (a double alone; the demo on its own PGlite): run once. */
 const realTimeOnce = ['src/testing/voice-agent.test.ts', 'src/commands/demo.test.ts'];
 /**
- * The console in Chromium (with real voice runs): last, in a group of its own, on PGlite (the API
- * it drives is tested on both databases by the files above; the review pages run on Postgres too).
+ * The console in Chromium (with real voice runs): last, in a group of its own, and on PGlite only
+ * (the API it drives is tested on both databases by the files above).
  */
 const browserRealTime = [
   'test/console/console.chromium.test.ts',
@@ -142,23 +142,6 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
         },
       },
-      // the judge-reliability flow people click through (queues, labelling, agreement) on Postgres
-      // too: it is where two people label at once, so its locking runs on the production database
-      ...(postgresUrl
-        ? [
-            {
-              ...server,
-              test: {
-                ...server.test,
-                name: 'server-browser-postgres',
-                include: ['test/console/console-review.chromium.test.ts'],
-                env: { TEST_DATABASE_URL: postgresUrl },
-                expect: { poll: { timeout: 15_000 } },
-                sequence: { groupOrder: 2 },
-              },
-            },
-          ]
-        : []),
       {
         // the console's pure modules (its pages are tested in Chromium with the server's tests)
         ...source,
