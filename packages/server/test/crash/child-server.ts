@@ -1,7 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import type { Db } from '../../src/db/knex.js';
+import { createTestDb, type TestDb } from '../setup-db.js';
 
 /**
  * Runs the real CLI (`node --import tsx/esm src/cli.ts serve`) as a child process, so a test can
@@ -143,6 +149,72 @@ export const childServers = () => {
     stopAll: async (): Promise<void> => {
       await Promise.all(running.splice(0).map((server) => server.stop()));
     },
+  };
+};
+
+/** The database, data folder and child servers of a crash test file: see `crashWorld`. */
+export interface CrashWorld {
+  /** The file's own Postgres database; undefined on PGlite, where each child keeps its own. */
+  readonly testDb: TestDb | undefined;
+  /** The Postgres database's connection, for tests on Postgres only (throws on PGlite). */
+  readonly db: Db;
+  /** Starts a child on the database and data folder, with `env` added; stopped (SIGTERM) at teardown. */
+  start(env: Record<string, string | undefined>): Promise<ChildServer>;
+}
+
+/**
+ * Registers the hooks that make a crash test file's world before its tests and tear it down after
+ * them (`perTest`: around each test): its own Postgres database when `TEST_DATABASE_URL` is set (on
+ * PGlite, which cannot be shared between processes, none: each child owns its data folder), a
+ * data folder `voice-eval-<label>-*` (`folderPerServer`: one per child), and the children started
+ * in it. Teardown stops the children, then drops the database, then removes the folders, each step
+ * even if the one before failed. Call it after the file's own hooks: Vitest runs after-hooks
+ * last-registered first, so the children stop before the doubles they call are closed.
+ */
+export const crashWorld = (
+  label: string,
+  options: { perTest?: boolean; folderPerServer?: boolean } = {},
+): CrashWorld => {
+  const servers = childServers();
+  const folders: string[] = [];
+  let testDb: TestDb | undefined;
+  const newFolder = () => {
+    const folder = mkdtempSync(join(tmpdir(), `voice-eval-${label}-`));
+    folders.push(folder);
+    return folder;
+  };
+  (options.perTest ? beforeEach : beforeAll)(async () => {
+    if (process.env.TEST_DATABASE_URL) testDb = await createTestDb();
+    if (!options.folderPerServer) newFolder();
+  });
+  (options.perTest ? afterEach : afterAll)(async () => {
+    try {
+      await servers.stopAll();
+    } finally {
+      try {
+        await testDb?.destroy();
+      } finally {
+        testDb = undefined;
+        for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+      }
+    }
+  });
+  return {
+    get testDb() {
+      return testDb;
+    },
+    get db() {
+      if (!testDb) throw new Error('no test database: this test runs on Postgres only (TEST_DATABASE_URL)');
+      return testDb.db;
+    },
+    start: (env) =>
+      servers.start(
+        childEnv({
+          DATABASE_URL: testDb?.url,
+          VOICE_EVAL_DATA_DIR: options.folderPerServer ? newFolder() : folders[0],
+          ...env,
+        }),
+      ),
   };
 };
 

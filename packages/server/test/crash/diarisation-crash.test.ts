@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatReply, type OpenAiDouble, startOpenAiDouble } from '../../src/testing/openai-compatible.js';
 import { type RecordingsDouble, silentWav, startRecordingsDouble } from '../doubles/recordings.js';
 import { toCsv } from '../factories/call-import-files.js';
-import { createTestDb, type TestDb } from '../setup-db.js';
-import { type ChildServer, callChild, childEnv, childServers, signUpOnChild } from './child-server.js';
+import { type ChildServer, callChild, crashWorld, signUpOnChild } from './child-server.js';
 
 /**
  * Crash safety of diarisation with real server processes: SIGKILL in the middle of transcribing,
@@ -22,25 +18,6 @@ const ROWS = 24;
 
 let openai: OpenAiDouble;
 let recordings: RecordingsDouble;
-/** The test's own Postgres database; on PGlite the child owns a data folder and none is made here. */
-let testDb: TestDb | undefined;
-let dataDir: string;
-const servers = childServers();
-
-const env = () =>
-  childEnv({
-    DATABASE_URL: testDb?.url,
-    VOICE_EVAL_DATA_DIR: dataDir,
-    VOICE_EVAL_LLM_BASE_URL: openai.url,
-    VOICE_EVAL_LLM_API_KEY: 'sk-crash',
-    VOICE_EVAL_LLM_MODEL: 'gpt-4o-mini',
-    VOICE_EVAL_STT_MODEL: 'whisper-1',
-    VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
-    VOICE_EVAL_DIARISATION_LEASE_MS: '1500',
-    VOICE_EVAL_WORKER_CONCURRENCY: '4',
-  });
-
-const start = () => servers.start(env());
 
 /** Signs up, creates a schema and an import of `rows` recordings served by the double, and queues them. */
 const seed = async (server: ChildServer, rows: number, prefix: string) => {
@@ -85,26 +62,26 @@ beforeAll(async () => {
   openai = await startOpenAiDouble({ auth: { header: 'authorization', value: 'Bearer sk-crash' } });
   recordings = await startRecordingsDouble();
 });
-afterEach(async () => {
-  await servers.stopAll();
-  await testDb?.destroy();
-  testDb = undefined;
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
 afterAll(async () => {
   await openai.close();
   await recordings.close();
 });
 
-const fresh = async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-crash-'));
-  // PGlite cannot be shared across processes: there the child owns its data folder and results come from the API
-  if (process.env.TEST_DATABASE_URL) testDb = await createTestDb();
-};
+// a fresh database and data folder per test; on PGlite the child owns its data, results come from the API
+const world = crashWorld('crash', { perTest: true });
+const start = () =>
+  world.start({
+    VOICE_EVAL_LLM_BASE_URL: openai.url,
+    VOICE_EVAL_LLM_API_KEY: 'sk-crash',
+    VOICE_EVAL_LLM_MODEL: 'gpt-4o-mini',
+    VOICE_EVAL_STT_MODEL: 'whisper-1',
+    VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
+    VOICE_EVAL_DIARISATION_LEASE_MS: '1500',
+    VOICE_EVAL_WORKER_CONCURRENCY: '4',
+  });
 
 describe('diarisation survives a crash', () => {
   it('after SIGKILL mid-transcription, a restarted server brings every row to one final transcript', async () => {
-    await fresh();
     openai.setLatency(250);
     const first = await start();
     const { token, importId, names } = await seed(first, ROWS, 'crash');
@@ -126,9 +103,9 @@ describe('diarisation survives a crash', () => {
       (r: { diarised_transcript_status: string }) => r.diarised_transcript_status === 'running',
     );
     expect(midWork.length).toBeGreaterThanOrEqual(1);
-    if (testDb) {
+    if (world.testDb) {
       // on Postgres the dead server's rows can be read as it left them
-      const leased = await testDb
+      const leased = await world
         .db('call_import_rows')
         .where({ call_import_id: importId, diarised_transcript_status: 'running' })
         .whereNotNull('lease_owner')
@@ -169,13 +146,12 @@ describe('diarisation survives a crash', () => {
   it.skipIf(!process.env.TEST_DATABASE_URL)(
     'two servers on one Postgres share an import without working on a row twice (Postgres only)',
     async () => {
-      await fresh();
       openai.setLatency(100);
       const [a, b] = [await start(), await start()];
       const instances = new Set<string>();
       const { token, importId, names } = await seed(a, 40, 'shared');
       const watch = setInterval(() => {
-        testDb!
+        world
           .db('call_import_rows')
           .where('call_import_id', importId)
           .whereNotNull('lease_owner')

@@ -1,14 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/knex.js';
 import { type JudgeDouble, peakConcurrency, startJudgeDouble } from '../../src/testing/judge.js';
-import { createTestDb, type TestDb } from '../setup-db.js';
 import {
   type ChildServer,
   callChild,
-  childEnv,
-  childServers,
+  crashWorld,
   evaluateTranscripts,
   signUpOnChild,
 } from './child-server.js';
@@ -20,24 +16,7 @@ import {
  */
 
 const ROWS = 40;
-let testDb: TestDb;
 let judge: JudgeDouble;
-let dataDir: string;
-const servers = childServers();
-
-const start = () =>
-  servers.start(
-    childEnv({
-      DATABASE_URL: testDb.url,
-      VOICE_EVAL_DATA_DIR: dataDir,
-      VOICE_EVAL_LLM_BASE_URL: judge.url,
-      VOICE_EVAL_LLM_MODEL: 'judge-model',
-      VOICE_EVAL_EVALUATION_LEASE_MS: '1500',
-      VOICE_EVAL_WORKER_CONCURRENCY: '4',
-      VOICE_EVAL_GLOBAL_LIMIT: '6',
-      VOICE_EVAL_AT_CAPACITY_BACKOFF_SECONDS: '1',
-    }),
-  );
 
 /** Signs up on `server`, imports ROWS calls with transcripts and starts their evaluation. */
 const seed = async (server: ChildServer) => {
@@ -51,9 +30,8 @@ const seed = async (server: ChildServer) => {
 };
 
 /** Instance ids holding live leases on evaluation rows now. */
-const leaseHolders = async () => {
-  const owners: string[] = await testDb
-    .db('evaluation_rows')
+const leaseHolders = async (db: Db) => {
+  const owners: string[] = await db('evaluation_rows')
     .where('status', 'running')
     .where('lease_expires_at', '>', new Date())
     .pluck('lease_owner');
@@ -64,23 +42,30 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
   'evaluation dispatch survives SIGKILL of an instance (Postgres)',
   () => {
     beforeAll(async () => {
-      testDb = await createTestDb();
       judge = await startJudgeDouble({ latencyMs: 300 });
-      dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-eval-crash-'));
     });
     afterAll(async () => {
-      await servers.stopAll();
       await judge.close();
-      await testDb.destroy();
-      rmSync(dataDir, { recursive: true, force: true });
     });
+    const world = crashWorld('eval-crash');
+    const start = () =>
+      world.start({
+        VOICE_EVAL_LLM_BASE_URL: judge.url,
+        VOICE_EVAL_LLM_MODEL: 'judge-model',
+        VOICE_EVAL_EVALUATION_LEASE_MS: '1500',
+        VOICE_EVAL_WORKER_CONCURRENCY: '4',
+        VOICE_EVAL_GLOBAL_LIMIT: '6',
+        VOICE_EVAL_AT_CAPACITY_BACKOFF_SECONDS: '1',
+      });
 
     it('loses no row: the survivor finishes the killed instance’s rows, each scored once at a time', async () => {
       const [victim, survivor] = [await start(), await start()];
       const { token, evaluationId } = await seed(victim);
       // both instances hold rows before the kill
-      await expect.poll(async () => (await leaseHolders()).size, { timeout: 30_000, interval: 20 }).toBe(2);
-      const holdersAtKill = await leaseHolders();
+      await expect
+        .poll(async () => (await leaseHolders(world.db)).size, { timeout: 30_000, interval: 20 })
+        .toBe(2);
+      const holdersAtKill = await leaseHolders(world.db);
       await victim.kill();
       const killedAt = new Date();
 
@@ -102,7 +87,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         cancelled_rows: 0,
       });
 
-      const dispatches = await testDb.db('evaluation_dispatches').where('evaluation_id', evaluationId);
+      const dispatches = await world.db('evaluation_dispatches').where('evaluation_id', evaluationId);
       const instances = new Set(dispatches.map((d) => d.instance_id as string));
       expect(instances).toEqual(holdersAtKill);
       // the killed instance is the one that dispatched nothing after the kill
@@ -111,7 +96,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       );
       expect(late.size).toBe(1);
       const killed = [...instances].find((id) => !late.has(id))!;
-      const rows = await testDb.db('evaluation_rows').where('evaluation_id', evaluationId);
+      const rows = await world.db('evaluation_rows').where('evaluation_id', evaluationId);
       const attemptsOf = new Map(rows.map((r) => [r.id as string, r.attempts as number]));
       const cutOff = dispatches.filter(
         (d) => d.instance_id === killed && d.attempt === attemptsOf.get(d.evaluation_row_id)! - 1,

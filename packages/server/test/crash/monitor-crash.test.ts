@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
-import { createTestDb, type TestDb } from '../setup-db.js';
-import { callChild, childEnv, childServers, signUpOnChild } from './child-server.js';
+import { callChild, crashWorld, signUpOnChild } from './child-server.js';
 
 /**
  * A monitored call survives SIGKILL while its judge is at work: the server is killed with the
@@ -12,38 +8,26 @@ import { callChild, childEnv, childServers, signUpOnChild } from './child-server
  * lease lapses, records its outcome and raises the alert, once.
  */
 
-let testDb: TestDb | undefined;
 let judge: JudgeDouble;
-let dataDir: string;
-const servers = childServers();
-
-const start = () =>
-  servers.start(
-    childEnv({
-      DATABASE_URL: testDb?.url,
-      VOICE_EVAL_DATA_DIR: dataDir,
-      VOICE_EVAL_LLM_BASE_URL: judge.url,
-      VOICE_EVAL_LLM_MODEL: 'judge-model',
-      VOICE_EVAL_EVALUATION_LEASE_MS: '1500',
-    }),
-  );
 
 describe('monitored calls survive SIGKILL', () => {
   beforeAll(async () => {
-    if (process.env.TEST_DATABASE_URL) testDb = await createTestDb();
     // the first server's judge call never gets its answer: it is killed waiting for it
     judge = await startJudgeDouble({
       latencyMs: 120_000,
       answer: (metric, transcript) => (metric.type === 'boolean' ? !transcript.includes('FAIL') : undefined),
     });
-    dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-monitor-crash-'));
   });
   afterAll(async () => {
-    await servers.stopAll();
     await judge.close();
-    await testDb?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
   });
+  const world = crashWorld('monitor-crash');
+  const start = () =>
+    world.start({
+      VOICE_EVAL_LLM_BASE_URL: judge.url,
+      VOICE_EVAL_LLM_MODEL: 'judge-model',
+      VOICE_EVAL_EVALUATION_LEASE_MS: '1500',
+    });
 
   it('a server killed mid-judgement: the restarted server scores the call and alerts once', async () => {
     const first = await start();

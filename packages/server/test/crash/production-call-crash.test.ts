@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeWav } from '../../src/voice/audio/index.js';
 import { deliver, retellEvent, retellSignature } from '../doubles/platform-deliveries.js';
 import { type PlatformsDouble, startPlatformsDouble } from '../doubles/platforms.js';
-import { createTestDb, type TestDb } from '../setup-db.js';
-import { callChild, childEnv, childServers, signUpOnChild } from './child-server.js';
+import { callChild, crashWorld, signUpOnChild } from './child-server.js';
 
 /**
  * A production call survives SIGKILL between receipt and download: Retell's delivery is answered
@@ -15,35 +11,23 @@ import { callChild, childEnv, childServers, signUpOnChild } from './child-server
  * recording stored.
  */
 
-let testDb: TestDb | undefined;
 let platforms: PlatformsDouble;
-let dataDir: string;
-const servers = childServers();
 const KEY = 'key_retell_crash';
-
-const start = () =>
-  servers.start(
-    childEnv({
-      DATABASE_URL: testDb?.url,
-      VOICE_EVAL_DATA_DIR: dataDir,
-      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
-      // a download's lease is its timeout plus 5 s: the dead worker's lapses soon after the kill
-      VOICE_EVAL_FETCH_TIMEOUT_MS: '2000',
-    }),
-  );
 
 describe('production calls survive SIGKILL', () => {
   beforeAll(async () => {
-    if (process.env.TEST_DATABASE_URL) testDb = await createTestDb();
     platforms = await startPlatformsDouble();
-    dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-production-crash-'));
   });
   afterAll(async () => {
-    await servers.stopAll();
     await platforms.close();
-    await testDb?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
   });
+  const world = crashWorld('production-crash');
+  const start = () =>
+    world.start({
+      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
+      // a download's lease is its timeout plus 5 s: the dead worker's lapses soon after the kill
+      VOICE_EVAL_FETCH_TIMEOUT_MS: '2000',
+    });
 
   it('a server killed mid-download: the restarted server stores the recording of the one call', async () => {
     const wav = Buffer.from(

@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
 import { type OpenAiDouble, startOpenAiDouble } from '../../src/testing/openai-compatible.js';
 import { silentWav } from '../doubles/recordings.js';
 import { type S3Double, startS3Double } from '../doubles/s3.js';
-import { createTestDb, type TestDb } from '../setup-db.js';
-import { callChild, childEnv, childServers, signUpOnChild } from './child-server.js';
+import { callChild, crashWorld, signUpOnChild } from './child-server.js';
 
 /**
  * Scale-out end to end: two server processes, each with its own data folder, on one Postgres and
@@ -20,12 +16,9 @@ import { callChild, childEnv, childServers, signUpOnChild } from './child-server
  */
 
 const ROWS = 30;
-let testDb: TestDb;
 let s3: S3Double;
 let stt: OpenAiDouble;
 let llm: JudgeDouble;
-const dataDirs: string[] = [];
-const servers = childServers();
 
 /** The conversation id of each uploaded recording, by the hash of its bytes (what the STT double hears). */
 const nameOfAudio = new Map<string, string>();
@@ -34,35 +27,10 @@ const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('he
 /** A diarisation call's transcript is what speech to text returned: exactly `row=<name>`. */
 const isDiarisation = (transcript: string) => /^row=\S+$/.test(transcript);
 
-const start = async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-scale-out-'));
-  dataDirs.push(dataDir);
-  return servers.start(
-    childEnv({
-      DATABASE_URL: testDb.url,
-      VOICE_EVAL_DATA_DIR: dataDir,
-      VOICE_EVAL_BLOB_STORE: 's3',
-      VOICE_EVAL_S3_BUCKET: s3.bucket,
-      VOICE_EVAL_S3_PREFIX: 'scale-out',
-      VOICE_EVAL_S3_ENDPOINT: s3.endpoint,
-      VOICE_EVAL_S3_FORCE_PATH_STYLE: 'true',
-      ...s3.env,
-      VOICE_EVAL_LLM_BASE_URL: llm.url,
-      VOICE_EVAL_LLM_MODEL: 'judge-model',
-      VOICE_EVAL_STT_BASE_URL: stt.url,
-      VOICE_EVAL_STT_API_KEY: 'sk-stt',
-      VOICE_EVAL_STT_MODEL: 'whisper-1',
-      VOICE_EVAL_WORKER_CONCURRENCY: '3',
-      VOICE_EVAL_AT_CAPACITY_BACKOFF_SECONDS: '1',
-    }),
-  );
-};
-
 describe.skipIf(!process.env.TEST_DATABASE_URL)(
   'two instances on one Postgres and one S3 bucket (Postgres only: PGlite cannot be shared between processes)',
   () => {
     beforeAll(async () => {
-      testDb = await createTestDb();
       s3 = await startS3Double();
       stt = await startOpenAiDouble({
         auth: { header: 'authorization', value: 'Bearer sk-stt' },
@@ -102,11 +70,26 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       });
     });
     afterAll(async () => {
-      await servers.stopAll();
       await Promise.all([stt?.close(), llm?.close(), s3?.close()]);
-      await testDb?.destroy();
-      for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
     });
+    // each instance has a data folder of its own: they share only the database and the bucket
+    const world = crashWorld('scale-out', { folderPerServer: true });
+    const start = () =>
+      world.start({
+        VOICE_EVAL_BLOB_STORE: 's3',
+        VOICE_EVAL_S3_BUCKET: s3.bucket,
+        VOICE_EVAL_S3_PREFIX: 'scale-out',
+        VOICE_EVAL_S3_ENDPOINT: s3.endpoint,
+        VOICE_EVAL_S3_FORCE_PATH_STYLE: 'true',
+        ...s3.env,
+        VOICE_EVAL_LLM_BASE_URL: llm.url,
+        VOICE_EVAL_LLM_MODEL: 'judge-model',
+        VOICE_EVAL_STT_BASE_URL: stt.url,
+        VOICE_EVAL_STT_API_KEY: 'sk-stt',
+        VOICE_EVAL_STT_MODEL: 'whisper-1',
+        VOICE_EVAL_WORKER_CONCURRENCY: '3',
+        VOICE_EVAL_AT_CAPACITY_BACKOFF_SECONDS: '1',
+      });
 
     it('an import uploaded to one is transcribed and evaluated by both, every row once', async () => {
       const [a, b] = [await start(), await start()];
@@ -131,7 +114,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       // transcription requested through B: both instances claim rows, watched through their leases
       const diarisers = new Set<string>();
       const watch = setInterval(() => {
-        testDb
+        world
           .db('call_import_rows')
           .where('call_import_id', imported.id)
           .whereNotNull('lease_owner')
@@ -190,7 +173,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         .toBe('completed');
       const done = await callChild(b, 'GET', `/api/v1/evaluations/${evaluation.id}`, { token });
       expect(done).toMatchObject({ total_rows: ROWS, completed_rows: ROWS, failed_rows: 0 });
-      const dispatches = await testDb.db('evaluation_dispatches').where('evaluation_id', evaluation.id);
+      const dispatches = await world.db('evaluation_dispatches').where('evaluation_id', evaluation.id);
       expect(new Set(dispatches.map((d) => d.instance_id as string)).size).toBe(2);
       expect(dispatches).toHaveLength(ROWS);
 

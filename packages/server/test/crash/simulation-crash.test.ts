@@ -1,20 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/knex.js';
 import { type AgentDouble, startAgentDouble } from '../../src/testing/agent.js';
 import { CLINIC_GREETING } from '../../src/testing/clinic-agent.js';
 import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
 import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
-import { createTestDb, type TestDb } from '../setup-db.js';
-import {
-  type ChildServer,
-  callChild,
-  childEnv,
-  childServers,
-  signUpOnChild,
-  startCheckupRun,
-} from './child-server.js';
+import { type ChildServer, callChild, crashWorld, signUpOnChild, startCheckupRun } from './child-server.js';
 
 /**
  * Crash safety of simulated calls with a real server process on Postgres: SIGKILL the server while
@@ -23,25 +13,9 @@ import {
  */
 
 const CALLS = 12;
-let testDb: TestDb;
 let agent: AgentDouble;
 let judge: JudgeDouble;
 let persona: PersonaDouble;
-let dataDir: string;
-const servers = childServers();
-
-const start = () =>
-  servers.start(
-    childEnv({
-      DATABASE_URL: testDb.url,
-      VOICE_EVAL_DATA_DIR: dataDir,
-      VOICE_EVAL_LLM_BASE_URL: persona.url,
-      VOICE_EVAL_LLM_MODEL: 'caller-and-judge',
-      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
-      VOICE_EVAL_SIMULATION_LEASE_MS: '1500',
-      VOICE_EVAL_SIMULATION_CONCURRENCY: '4',
-    }),
-  );
 
 /** Signs up on `server`, builds a suite whose agent is the clinic double and starts a run of CALLS calls. */
 const seed = async (server: ChildServer) => {
@@ -53,34 +27,37 @@ const seed = async (server: ChildServer) => {
   return { token: session.token, runId };
 };
 
-const runningCalls = (runId: string) =>
-  testDb
-    .db('suite_run_calls')
+const runningCalls = (db: Db, runId: string) =>
+  db('suite_run_calls')
     .where({ run_id: runId, status: 'running' })
     .where('lease_expires_at', '>', new Date());
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('simulated calls survive SIGKILL (Postgres)', () => {
   beforeAll(async () => {
-    testDb = await createTestDb();
     // slow enough that a call takes about a second: the kill lands mid-conversation
     agent = await startAgentDouble({ latencyMs: 120 });
     judge = await startJudgeDouble();
     persona = await startPersonaDouble({ forwardTo: judge.url });
-    dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-sim-crash-'));
   });
   afterAll(async () => {
-    await servers.stopAll();
     await Promise.all([agent.close(), judge.close(), persona.close()]);
-    await testDb.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
   });
+  const world = crashWorld('sim-crash');
+  const start = () =>
+    world.start({
+      VOICE_EVAL_LLM_BASE_URL: persona.url,
+      VOICE_EVAL_LLM_MODEL: 'caller-and-judge',
+      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
+      VOICE_EVAL_SIMULATION_LEASE_MS: '1500',
+      VOICE_EVAL_SIMULATION_CONCURRENCY: '4',
+    });
 
   it('loses no call and writes one transcript per call', async () => {
     const victim = await start();
     const { token, runId } = await seed(victim);
     // calls are mid-conversation: leased, with turns already served by the agent
     await expect
-      .poll(async () => (await runningCalls(runId)).length, { timeout: 30_000, interval: 20 })
+      .poll(async () => (await runningCalls(world.db, runId)).length, { timeout: 30_000, interval: 20 })
       .toBeGreaterThan(0);
     await expect
       .poll(async () => [...agent.conversations.values()].some((c) => c.replies.length >= 2), {
@@ -88,7 +65,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('simulated calls survive SIGKILL
         interval: 20,
       })
       .toBe(true);
-    const cut = (await runningCalls(runId)).map((c) => c.id as string);
+    const cut = (await runningCalls(world.db, runId)).map((c) => c.id as string);
     expect(cut.length).toBeGreaterThan(0);
     await victim.kill();
 
@@ -102,12 +79,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('simulated calls survive SIGKILL
     const run = await callChild(survivor, 'GET', `/api/v1/suite-runs/${runId}`, { token });
     expect(run).toMatchObject({ calls_total: CALLS, calls_completed: CALLS, calls_failed: 0 });
 
-    const calls = await testDb.db('suite_run_calls').where({ run_id: runId });
+    const calls = await world.db('suite_run_calls').where({ run_id: runId });
     for (const call of calls) {
       expect(call).toMatchObject({ status: 'completed', error: null, lease_owner: null });
       if (cut.includes(call.id)) expect(call.attempts).toBeGreaterThanOrEqual(2);
     }
-    const rows = await testDb.db('call_import_rows').whereIn(
+    const rows = await world.db('call_import_rows').whereIn(
       'id',
       calls.map((c) => c.call_import_row_id),
     );

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLINIC_GREETING } from '../../src/testing/clinic-agent.js';
 import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
@@ -8,15 +5,7 @@ import { type PersonaDouble, startPersonaDouble } from '../../src/testing/person
 import { type SpeechProviderDouble, startSpeechProviderDouble } from '../../src/testing/speech-provider.js';
 import { createSpeechRegistry } from '../../src/testing/speech-registry.js';
 import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
-import { createTestDb, type TestDb } from '../setup-db.js';
-import {
-  type ChildServer,
-  callChild,
-  childEnv,
-  childServers,
-  signUpOnChild,
-  startCheckupRun,
-} from './child-server.js';
+import { type ChildServer, callChild, crashWorld, signUpOnChild, startCheckupRun } from './child-server.js';
 
 /**
  * Crash safety of voice calls with a real server process on Postgres: SIGKILL the server while
@@ -25,29 +14,10 @@ import {
  */
 
 const CALLS = 3;
-let testDb: TestDb;
 let agent: VoiceAgentDouble;
 let judge: JudgeDouble;
 let persona: PersonaDouble;
 let speech: SpeechProviderDouble;
-let dataDir: string;
-const servers = childServers();
-
-const start = () =>
-  servers.start(
-    childEnv({
-      DATABASE_URL: testDb.url,
-      VOICE_EVAL_DATA_DIR: dataDir,
-      VOICE_EVAL_LLM_BASE_URL: persona.url,
-      VOICE_EVAL_LLM_MODEL: 'caller-and-judge',
-      VOICE_EVAL_STT_BASE_URL: speech.url,
-      VOICE_EVAL_STT_MODEL: 'whisper-1',
-      VOICE_EVAL_TTS_BASE_URL: speech.url,
-      VOICE_EVAL_TTS_MODEL: 'tts-1',
-      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
-      VOICE_EVAL_SIMULATION_LEASE_MS: '1500',
-    }),
-  );
 
 const seed = async (server: ChildServer) => {
   const session = await signUpOnChild(server, 'voice-crash');
@@ -61,20 +31,27 @@ const seed = async (server: ChildServer) => {
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('voice calls survive SIGKILL (Postgres)', () => {
   beforeAll(async () => {
-    testDb = await createTestDb();
     const registry = createSpeechRegistry();
     agent = await startVoiceAgentDouble({ registry, latencyMs: 600, hangUpAfterGoodbye: true });
     judge = await startJudgeDouble();
     persona = await startPersonaDouble({ forwardTo: judge.url });
     speech = await startSpeechProviderDouble({ registry });
-    dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-voice-crash-'));
   });
   afterAll(async () => {
-    await servers.stopAll();
     await Promise.all([agent.close(), judge.close(), persona.close(), speech.close()]);
-    await testDb.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
   });
+  const world = crashWorld('voice-crash');
+  const start = () =>
+    world.start({
+      VOICE_EVAL_LLM_BASE_URL: persona.url,
+      VOICE_EVAL_LLM_MODEL: 'caller-and-judge',
+      VOICE_EVAL_STT_BASE_URL: speech.url,
+      VOICE_EVAL_STT_MODEL: 'whisper-1',
+      VOICE_EVAL_TTS_BASE_URL: speech.url,
+      VOICE_EVAL_TTS_MODEL: 'tts-1',
+      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
+      VOICE_EVAL_SIMULATION_LEASE_MS: '1500',
+    });
 
   it('loses no call and keeps one transcript and one recording per call', async () => {
     const victim = await start();
@@ -83,7 +60,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('voice calls survive SIGKILL (Po
     await expect
       .poll(() => agent.streams.filter((s) => s.heard.length > 0).length, { timeout: 60_000, interval: 50 })
       .toBeGreaterThan(0);
-    const cut = (await testDb.db('suite_run_calls').where({ run_id: runId, status: 'running' })).map(
+    const cut = (await world.db('suite_run_calls').where({ run_id: runId, status: 'running' })).map(
       (c) => c.id,
     );
     expect(cut.length).toBeGreaterThan(0);
@@ -96,14 +73,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('voice calls survive SIGKILL (Po
         interval: 500,
       })
       .toBe('completed');
-    const calls = await testDb.db('suite_run_calls').where({ run_id: runId });
+    const calls = await world.db('suite_run_calls').where({ run_id: runId });
     expect(calls).toHaveLength(CALLS);
     for (const call of calls) {
       expect(call).toMatchObject({ status: 'completed', error: null, lease_owner: null });
       expect(call.voice_measures).not.toBeNull();
       if (cut.includes(call.id)) expect(call.attempts).toBeGreaterThanOrEqual(2);
     }
-    const rows = await testDb.db('call_import_rows').whereIn(
+    const rows = await world.db('call_import_rows').whereIn(
       'id',
       calls.map((c) => c.call_import_row_id),
     );

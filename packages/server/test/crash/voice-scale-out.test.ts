@@ -1,16 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/db/knex.js';
 import {
   startVoiceAgentDouble,
   type VoiceAgentDouble,
   type VoiceAgentStream,
 } from '../../src/testing/voice-agent.js';
-import { createTestDb, type TestDb } from '../setup-db.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../voice-doubles.js';
-import { callChild, childEnv, childServers, signUpOnChild, startCheckupRun } from './child-server.js';
+import { callChild, crashWorld, signUpOnChild, startCheckupRun } from './child-server.js';
 
 /**
  * Voice calls scale out: two server processes on one Postgres each hold up to
@@ -27,25 +24,8 @@ const ORG_LIMIT = 5;
 /** More than the limit, so calls queue and are dispatched as others end. */
 const CALLS = 8;
 
-let testDb: TestDb;
 let doubles: VoiceDoubles;
 let agent: VoiceAgentDouble;
-let dataDir: string;
-const servers = childServers();
-
-// one blob folder for both, as one bucket would be: a call recorded by one may be diarised by the other
-const start = () =>
-  servers.start(
-    childEnv({
-      DATABASE_URL: testDb.url,
-      VOICE_EVAL_DATA_DIR: dataDir,
-      ...doubles.env,
-      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
-      VOICE_EVAL_SIMULATION_CONCURRENCY: String(SIMULATION_CONCURRENCY),
-      VOICE_EVAL_ORG_LIMIT: String(ORG_LIMIT),
-      VOICE_EVAL_AT_CAPACITY_BACKOFF_SECONDS: '1',
-    }),
-  );
 
 /** Streams open at the agent now (from `start` to `closed`), and the most at once. */
 const countOpenStreams = (double: VoiceAgentDouble) => {
@@ -65,15 +45,14 @@ const countOpenStreams = (double: VoiceAgentDouble) => {
  * `<instance id>:<uuid>`, cleared when the call ends): which instances held each call, and the
  * most calls seen leased at once, in all and by one instance.
  */
-const watchLeases = (runId: string) => {
+const watchLeases = (db: Db, runId: string) => {
   const holders = new Map<string, Set<string>>();
   let maxLeased = 0;
   let maxByOneInstance = 0;
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {
-      const leased: Array<{ id: string; lease_owner: string }> = await testDb
-        .db('suite_run_calls')
+      const leased: Array<{ id: string; lease_owner: string }> = await db('suite_run_calls')
         .where({ run_id: runId, status: 'running' })
         .whereNotNull('lease_owner')
         .select('id', 'lease_owner');
@@ -101,7 +80,6 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
   'voice calls on two instances sharing one Postgres, under one organization limit (Postgres only: PGlite cannot be shared between processes)',
   () => {
     beforeAll(async () => {
-      testDb = await createTestDb();
       doubles = await startVoiceDoubles();
       agent = await startVoiceAgentDouble({
         registry: doubles.registry,
@@ -109,14 +87,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         hangUpAfterGoodbye: true,
         speechSpeed: 2,
       });
-      dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-voice-scale-out-'));
     });
     afterAll(async () => {
-      await servers.stopAll();
       await Promise.all([agent?.close(), doubles?.close()]);
-      await testDb?.destroy();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
+    // one blob folder for both, as one bucket would be: a call recorded by one may be diarised by the other
+    const world = crashWorld('voice-scale-out');
+    const start = () =>
+      world.start({
+        ...doubles.env,
+        VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
+        VOICE_EVAL_SIMULATION_CONCURRENCY: String(SIMULATION_CONCURRENCY),
+        VOICE_EVAL_ORG_LIMIT: String(ORG_LIMIT),
+        VOICE_EVAL_AT_CAPACITY_BACKOFF_SECONDS: '1',
+      });
 
     it('both hold calls, more at once than one could, never over the limit, each call once', async (context) => {
       const [a, b] = [await start(), await start()];
@@ -135,7 +119,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
         },
         calls: CALLS,
       });
-      const leases = watchLeases(runId);
+      const leases = watchLeases(world.db, runId);
       let seen: Awaited<ReturnType<typeof leases.stop>>;
       try {
         await expect
@@ -150,7 +134,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       const wallMs = Math.round(performance.now() - startedAt);
 
       // each call held by one instance, and both instances held calls
-      const calls = await testDb.db('suite_run_calls').where({ run_id: runId }).orderBy('position');
+      const calls = await world.db('suite_run_calls').where({ run_id: runId }).orderBy('position');
       expect(calls).toHaveLength(CALLS);
       expect(calls.map((c) => seen.holders.get(c.id)?.size)).toEqual(calls.map(() => 1));
       const callsByInstance = new Map<string, number>();
@@ -175,7 +159,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
       }
       const run = await callChild(a, 'GET', `/api/v1/suite-runs/${runId}`, auth);
       expect(run).toMatchObject({ channel: 'voice', calls_total: CALLS, calls_completed: CALLS });
-      const rows = await testDb.db('call_import_rows').whereIn(
+      const rows = await world.db('call_import_rows').whereIn(
         'id',
         calls.map((c) => c.call_import_row_id),
       );

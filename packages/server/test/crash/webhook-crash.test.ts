@@ -1,15 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../doubles/webhook-receiver.js';
-import { createTestDb, type TestDb } from '../setup-db.js';
 import {
   type ChildServer,
   callChild,
-  childEnv,
-  childServers,
+  crashWorld,
   evaluateTranscripts,
   signUpOnChild,
 } from './child-server.js';
@@ -20,26 +15,9 @@ import {
  * receiver hangs), and a restarted server delivers it: same `webhook-id`, valid signature, once.
  */
 
-let testDb: TestDb | undefined;
 let judge: JudgeDouble;
 let receiver: WebhookReceiver;
-let dataDir: string;
-const servers = childServers();
 const PATH = '/hooks/crash';
-
-const start = () =>
-  servers.start(
-    childEnv({
-      DATABASE_URL: testDb?.url,
-      VOICE_EVAL_DATA_DIR: dataDir,
-      VOICE_EVAL_LLM_BASE_URL: judge.url,
-      VOICE_EVAL_LLM_MODEL: 'judge-model',
-      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
-      // an attempt may hang 4 s: its lease (2 x timeout + 1 s) lapses 9 s after the claim
-      VOICE_EVAL_WEBHOOK_TIMEOUT_MS: '4000',
-      VOICE_EVAL_WEBHOOK_RETRY_BASE_MS: '50',
-    }),
-  );
 
 /** Signs up, subscribes the receiver to evaluation.completed, imports two calls and starts their evaluation. */
 const seed = async (server: ChildServer) => {
@@ -58,18 +36,23 @@ const seed = async (server: ChildServer) => {
 
 describe('webhook deliveries survive SIGKILL', () => {
   beforeAll(async () => {
-    if (process.env.TEST_DATABASE_URL) testDb = await createTestDb();
     judge = await startJudgeDouble();
     receiver = await startWebhookReceiver();
-    dataDir = mkdtempSync(join(tmpdir(), 'voice-eval-webhook-crash-'));
   });
   afterAll(async () => {
-    await servers.stopAll();
     await receiver.close();
     await judge.close();
-    await testDb?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
   });
+  const world = crashWorld('webhook-crash');
+  const start = () =>
+    world.start({
+      VOICE_EVAL_LLM_BASE_URL: judge.url,
+      VOICE_EVAL_LLM_MODEL: 'judge-model',
+      VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
+      // an attempt may hang 4 s: its lease (2 x timeout + 1 s) lapses 9 s after the claim
+      VOICE_EVAL_WEBHOOK_TIMEOUT_MS: '4000',
+      VOICE_EVAL_WEBHOOK_RETRY_BASE_MS: '50',
+    });
 
   it('a server killed while delivering evaluation.completed: the restarted server delivers it, same webhook-id', async () => {
     receiver.holdNext(PATH, 1);
