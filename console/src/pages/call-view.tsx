@@ -7,6 +7,7 @@ import { type ParentMetric, Verdicts } from '../components/verdicts.tsx';
 import { EventList } from '../components/voice-events.tsx';
 import type { Lane, Player } from '../components/waveform.tsx';
 import { clock } from '../format.ts';
+import { activeTurnAt } from '../transcript.ts';
 
 const Waveform = lazy(() => import('../components/waveform.tsx'));
 const RATES = [0.75, 1, 1.25, 1.5, 2];
@@ -54,11 +55,7 @@ export const CallView = (props: CallViewProps) => {
   const timed = turns.some((t) => t.start_ms !== undefined);
   const activeTurn = useMemo(() => {
     if (!timed) return focusTurn;
-    let active: number | undefined;
-    turns.forEach((turn, index) => {
-      if (turn.start_ms !== undefined && turn.start_ms <= nowMs) active = index;
-    });
-    return active;
+    return activeTurnAt(turns, nowMs);
   }, [turns, timed, nowMs, focusTurn]);
 
   const flaggedCitations = useMemo<Citation[]>(
