@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role, Session } from '@voice-eval/contract';
 import pino from 'pino';
-import { afterAll } from 'vitest';
 import type { RequestContext } from '../src/context.js';
 import { generateKey } from '../src/modules/api-keys/service.js';
 import { insertMembership, insertUser } from '../src/modules/auth/repo.js';
 import { signup } from '../src/modules/auth/service.js';
 import { signAccessToken } from '../src/modules/auth/tokens.js';
 import { createVoiceEvalServer, type VoiceEvalServer, type VoiceEvalServerOptions } from '../src/server.js';
+import { atFileEnd } from './file-end.js';
 import { createTestDb, type TestDb } from './setup-db.js';
 
 export type Headers = Record<string, string>;
@@ -46,7 +46,8 @@ const emailFor = (label: string) => `${label}-${randomUUID().slice(0, 8)}@exampl
 
 /**
  * Starts the real server over real HTTP on its own migrated database, seeds one organization
- * and stops everything after the file's tests. Options override the server's configuration.
+ * and stops everything after the file's tests (through `atFileEnd`, so also when called from a
+ * `beforeAll`). Options override the server's configuration.
  */
 export const createHarness = async (options: VoiceEvalServerOptions = {}): Promise<Harness> => {
   const testDb = await createTestDb();
@@ -70,7 +71,7 @@ export const createHarness = async (options: VoiceEvalServerOptions = {}): Promi
     ...options,
   });
   const { url } = await server.listen(0);
-  afterAll(async () => {
+  atFileEnd(async () => {
     await server.close();
     await testDb.destroy();
     rmSync(dataDir, { recursive: true, force: true });

@@ -12,6 +12,7 @@ const warnings = vi.spyOn(process, 'emitWarning');
 afterAll(async () => {
   await worker.close();
   expect(warnings).not.toHaveBeenCalled();
+  warnings.mockRestore();
 });
 
 /** Counts the event loop's turns while `work` is pending: none when it held the loop throughout. */
