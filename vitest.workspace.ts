@@ -21,6 +21,8 @@ const server = {
     root: './packages/server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['./test/global-setup.ts'],
+    // closes what a file's helpers opened (test/file-end.ts)
+    setupFiles: ['./test/file-end-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -96,7 +98,13 @@ export default defineConfig({
       // the files that open a database
       ...onBothDatabases({
         ...server,
-        test: { ...server.test, name: 'server', include: serverFiles.database.filter(notRealTime) },
+        test: {
+          ...server.test,
+          name: 'server',
+          include: serverFiles.database.filter(notRealTime),
+          // one process per worker, not per file (see "Tests" in docs/architecture.md)
+          isolate: false,
+        },
       }),
       {
         // the same on either database (pure functions, parsers, planners, doubles): run once
@@ -106,6 +114,7 @@ export default defineConfig({
           name: 'server-unit',
           include: serverFiles.other.filter(notRealTime),
           globalSetup: [],
+          isolate: false,
         },
       },
       // after every other file (a group of their own), two at a time: these calls mostly wait on
