@@ -61,6 +61,26 @@ describe('createFramePacer', () => {
     expect(lateness.every((late) => Number.isFinite(late) && late >= 0)).toBe(true);
   });
 
+  it('resolves overlapping ticks in order, a late one after an earlier one still waiting', async () => {
+    // tick 1 waits on a timer that fires after a macrotask; ticks 2 and 3 are late by the time
+    // they are asked for, which alone would resolve them first
+    let now = 1000;
+    const wait = (ms: number) =>
+      new Promise<void>((resolve) =>
+        setTimeout(() => {
+          now += ms;
+          resolve();
+        }, 5),
+      );
+    const pacer = createFramePacer({ frameMs: 20, now: () => now, wait });
+    const order: number[] = [];
+    const first = pacer.next().finally(() => order.push(0));
+    const second = pacer.next().finally(() => order.push(1));
+    now += 100;
+    await Promise.all([first, second, ...[2, 3].map((i) => pacer.next().finally(() => order.push(i)))]);
+    expect(order).toEqual([0, 1, 2, 3]);
+  });
+
   it('lets pending I/O run before a late tick, and not before an early one', async () => {
     const clock = fakeClock();
     const pacer = createFramePacer({ now: clock.now, wait: clock.wait });

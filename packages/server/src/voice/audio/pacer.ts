@@ -46,18 +46,30 @@ export const createFramePacer = (options: FramePacerOptions = {}) => {
   } = options;
   let start: number | null = null;
   let tick = 0;
-  return {
-    next: async (): Promise<number> => {
+  /** Resolves at `due` (at once, after pending I/O, when late) with the lateness. */
+  const at = async (due: number): Promise<number> => {
+    signal?.throwIfAborted();
+    const early = due - now();
+    if (early > 0) await wait(early, signal);
+    else {
+      await yieldToIo();
       signal?.throwIfAborted();
+    }
+    return Math.max(0, now() - due);
+  };
+  // each tick waits for the one before: a late tick (resolved after I/O) must not overtake an
+  // earlier one still on its timer when `next()` calls overlap
+  let previous: Promise<unknown> = Promise.resolve();
+  return {
+    next: (): Promise<number> => {
       start ??= now();
       const due = start + tick++ * frameMs;
-      const early = due - now();
-      if (early > 0) await wait(early, signal);
-      else {
-        await yieldToIo();
-        signal?.throwIfAborted();
-      }
-      return Math.max(0, now() - due);
+      const result = previous.then(
+        () => at(due),
+        () => at(due),
+      );
+      previous = result;
+      return result;
     },
   };
 };
