@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLINIC_GREETING } from '../../src/testing/clinic-agent.js';
-import { type JudgeDouble, startJudgeDouble } from '../../src/testing/judge.js';
-import { type PersonaDouble, startPersonaDouble } from '../../src/testing/persona.js';
-import { type SpeechProviderDouble, startSpeechProviderDouble } from '../../src/testing/speech-provider.js';
-import { createSpeechRegistry } from '../../src/testing/speech-registry.js';
 import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
+import { startVoiceDoubles, type VoiceDoubles } from '../voice-doubles.js';
 import { type ChildServer, callChild, crashWorld, signUpOnChild, startCheckupRun } from './child-server.js';
 
 /**
@@ -15,9 +12,7 @@ import { type ChildServer, callChild, crashWorld, signUpOnChild, startCheckupRun
 
 const CALLS = 3;
 let agent: VoiceAgentDouble;
-let judge: JudgeDouble;
-let persona: PersonaDouble;
-let speech: SpeechProviderDouble;
+let doubles: VoiceDoubles;
 
 const seed = async (server: ChildServer) => {
   const session = await signUpOnChild(server, 'voice-crash');
@@ -31,24 +26,20 @@ const seed = async (server: ChildServer) => {
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('voice calls survive SIGKILL (Postgres)', () => {
   beforeAll(async () => {
-    const registry = createSpeechRegistry();
-    agent = await startVoiceAgentDouble({ registry, latencyMs: 600, hangUpAfterGoodbye: true });
-    judge = await startJudgeDouble();
-    persona = await startPersonaDouble({ forwardTo: judge.url });
-    speech = await startSpeechProviderDouble({ registry });
+    doubles = await startVoiceDoubles();
+    agent = await startVoiceAgentDouble({
+      registry: doubles.registry,
+      latencyMs: 600,
+      hangUpAfterGoodbye: true,
+    });
   });
   afterAll(async () => {
-    await Promise.all([agent.close(), judge.close(), persona.close(), speech.close()]);
+    await Promise.all([agent.close(), doubles.close()]);
   });
   const world = crashWorld('voice-crash');
   const start = () =>
     world.start({
-      VOICE_EVAL_LLM_BASE_URL: persona.url,
-      VOICE_EVAL_LLM_MODEL: 'caller-and-judge',
-      VOICE_EVAL_STT_BASE_URL: speech.url,
-      VOICE_EVAL_STT_MODEL: 'whisper-1',
-      VOICE_EVAL_TTS_BASE_URL: speech.url,
-      VOICE_EVAL_TTS_MODEL: 'tts-1',
+      ...doubles.env,
       VOICE_EVAL_FETCH_ALLOWLIST: '127.0.0.1',
       VOICE_EVAL_SIMULATION_LEASE_MS: '1500',
     });
