@@ -38,6 +38,13 @@ export function serveVoiceAgentStream(
   let [answeredEarly, mergeNext, closedByAgent, ended] = [false, false, false, false];
   let speaking: { controller: AbortController; done: Promise<void> } | null = null;
   let replyTimer: NodeJS.Timeout | undefined;
+  /**
+   * The caller's audio time (ms) the pending reply waits for: `latencyMs` after the caller's
+   * speech ended. The reply timer runs on the wall clock; when it fires before that much audio has
+   * arrived (the platform's frames delayed on a busy machine), the reply waits for the frames, so
+   * the agent never answers sooner than its latency on the call's own timeline.
+   */
+  let replyAtAudioMs: number | null = null;
 
   const now = () => performance.now() - startedAt;
   /** This call's latency: the slow share's when the call is one of it (read live, as every option). */
@@ -148,16 +155,32 @@ export function serveVoiceAgentStream(
     await done;
     if (speaking?.controller === controller) speaking = null;
   };
-  const respondIn = (delayMs: number) => {
+  /** Replies once `delayMs` have passed and the caller's audio reached `atAudioMs` (if given). */
+  const respondIn = (delayMs: number, atAudioMs: number | null = null) => {
     clearTimeout(replyTimer);
+    replyAtAudioMs = atAudioMs;
     replyTimer = setTimeout(
       () => {
         replyTimer = undefined;
-        void respond();
+        if (replyAtAudioMs === null || ear.audioMs() >= replyAtAudioMs) {
+          replyAtAudioMs = null;
+          void respond();
+        }
       },
       Math.max(0, delayMs),
     );
     if (!silent()) voice(nextClinicTurn(callerTurns, behaviour().clinic).text);
+  };
+  /** After audio arrives: the reply whose timer fired before its audio time is due now. */
+  const replyIfAudioCaughtUp = () => {
+    if (replyTimer || replyAtAudioMs === null || ear.audioMs() < replyAtAudioMs) return;
+    replyAtAudioMs = null;
+    void respond();
+  };
+  const cancelReply = () => {
+    clearTimeout(replyTimer);
+    replyTimer = undefined;
+    replyAtAudioMs = null;
   };
 
   const addCallerTurn = (text: string) => {
@@ -167,9 +190,8 @@ export function serveVoiceAgentStream(
   };
 
   const onCallerStart = () => {
-    if (replyTimer) {
-      clearTimeout(replyTimer);
-      replyTimer = undefined;
+    if (replyTimer || replyAtAudioMs !== null) {
+      cancelReply();
       mergeNext = true;
     }
     if (!speaking || behaviour().ignoreBargeIn) return;
@@ -192,7 +214,7 @@ export function serveVoiceAgentStream(
     if (text) addCallerTurn(text);
     mergeNext = false;
     // the reply starts `latencyMs` after the caller's speech ended, not after the VAD's hangover
-    respondIn(latency() - (ear.audioMs() - endMs));
+    respondIn(latency() - (ear.audioMs() - endMs), endMs + latency());
   };
 
   /** With talkOverCaller: once it has heard enough to guess the whole utterance, it answers at once. */
@@ -203,7 +225,7 @@ export function serveVoiceAgentStream(
     const guess = registry.recognizeTimed(joinFrames(current.frames)).at(-1)?.fullText;
     if (!guess) return;
     answeredEarly = true;
-    clearTimeout(replyTimer);
+    cancelReply();
     addCallerTurn(guess);
     void respond();
   };
@@ -216,7 +238,7 @@ export function serveVoiceAgentStream(
 
   const end = () => {
     ended = true;
-    clearTimeout(replyTimer);
+    cancelReply();
     ear.close();
     speaking?.controller.abort();
   };
@@ -252,7 +274,8 @@ export function serveVoiceAgentStream(
       if (Number(timestamp) !== due) error(`media timestamp ${timestamp} where ${due} was due`);
       const pcm = decodeMulaw(Buffer.from(payload, 'base64'));
       samplesIn += pcm.length;
-      return ear.hear(pcm);
+      ear.hear(pcm);
+      return replyIfAudioCaughtUp();
     }
     if (message.event === 'mark') {
       record.marks.push({ name: message.mark.name, atMs: now() });

@@ -70,9 +70,13 @@ const call = async (agent: VoiceAgentDouble, extra: { headers?: Record<string, s
   const closed = new Promise<MediaStreamCloseInfo>((resolve) => session.onClose(resolve));
   const controller = new AbortController();
   const pacer = createFramePacer({ frameMs: 20, signal: controller.signal });
+  let heldUntil = 0;
   void (async () => {
     while (!controller.signal.aborted) {
       await pacer.next().catch(() => undefined);
+      // held: the frames due meanwhile go out at once after it, as the platform's absolute schedule sends them
+      const held = heldUntil - performance.now();
+      if (held > 0) await new Promise((resolve) => setTimeout(resolve, held));
       if (controller.signal.aborted) break;
       const frame = queue.shift();
       session.sendAudio(frame ? encodeMulaw(frame) : SILENT_FRAME);
@@ -119,6 +123,10 @@ const call = async (agent: VoiceAgentDouble, extra: { headers?: Record<string, s
       return registry.recognize(track);
     },
     mediaCount: () => heard.length,
+    /** Sends no frame for `ms`, then the ones due meanwhile at once (a platform held up elsewhere). */
+    hold: (ms: number) => {
+      heldUntil = performance.now() + ms;
+    },
   };
 };
 
@@ -160,6 +168,18 @@ describe('voice agent double', () => {
     const stream = await until(agent, (s) => s.said[1]?.endMs != null);
     expect(stream.heard.map((h) => h.text)).toEqual([BOOK]);
     expect(stream.said[1]!.text).toBe(ASK_NAME);
+  });
+
+  it('answers no sooner than its latency on the caller’s timeline when the platform’s frames come late', async () => {
+    // the reply timer runs on the wall clock; here it fires while the caller's audio is held up
+    const agent = await startAgent({ latencyMs: 600 });
+    const platform = await call(agent);
+    await until(agent, (s) => s.said[0]?.endMs != null);
+    await platform.say(BOOK);
+    platform.hold(1500);
+    const stream = await until(agent, (s) => s.said[1]?.endMs != null);
+    expect(stream.heard.map((h) => h.text)).toEqual([BOOK]);
+    expect(stream.said[1]!.heardMs - stream.heard[0]!.endMs).toBeGreaterThanOrEqual(600);
   });
 
   it('yields to a caller who barges in: stops its audio and sends clear', async () => {

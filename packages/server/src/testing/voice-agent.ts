@@ -72,7 +72,11 @@ export type VoiceAgentEvent = 'start' | 'heard' | 'said' | 'clear' | 'mark' | 's
 
 /** Options of {@link startVoiceAgentDouble}; all but `registry` and `vadHangoverMs` can change with `setOptions`. */
 export interface VoiceAgentDoubleOptions {
-  /** From the end of the caller's speech (and from `start`, for the greeting) to its reply, in ms. @default 500 */
+  /**
+   * From the end of the caller's speech (and from `start`, for the greeting) to its reply, in ms,
+   * counted in the caller's audio as it arrives: when the platform's frames come late, the reply
+   * waits for them. @default 500
+   */
   latencyMs?: number;
   /**
    * Answers a share of calls with another latency, each call picked from its `callSid` and the seed
