@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Role, Session } from '@voice-eval/contract';
+import { VoiceEval } from '@voice-eval/sdk';
 import pino from 'pino';
 import type { RequestContext } from '../src/context.js';
 import { generateKey } from '../src/modules/api-keys/service.js';
@@ -26,6 +27,8 @@ export type Tenant = {
   as(role: Role): Promise<Headers>;
   /** Headers carrying a new organization API key. */
   apiKey(): Promise<Headers>;
+  /** A typed SDK client acting as `role` (`as(role)`'s token; one per role). @default 'MEMBER' */
+  client(role?: Role): Promise<VoiceEval>;
 };
 
 export type Harness = Tenant & {
@@ -43,6 +46,23 @@ export type Harness = Tenant & {
 };
 
 const emailFor = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.test`;
+
+/**
+ * A typed SDK client of the server at `url` sending what `headers` carry: a bearer token or an API
+ * key, and a workspace. No retries, so a failed request throws its problem at once; no logs.
+ */
+export const clientWith = (url: string, headers: Headers): VoiceEval => {
+  const { authorization, 'x-api-key': apiKey, 'x-workspace-id': workspaceId, ...rest } = headers;
+  const credentials = apiKey ? { apiKey } : { accessToken: authorization?.replace(/^Bearer /, '') };
+  return new VoiceEval({
+    baseUrl: url,
+    ...credentials,
+    workspaceId,
+    defaultHeaders: rest,
+    maxRetries: 0,
+    logLevel: 'off',
+  });
+};
 
 /**
  * Starts the real server over real HTTP on its own migrated database, seeds one organization
@@ -129,7 +149,16 @@ export const createHarness = async (options: VoiceEvalServerOptions = {}): Promi
       const created = await generateKey(deps, ctx, { name: 'test key' });
       return { 'x-api-key': created.key };
     };
-    return { organizationId, workspaceId: ws.id, owner, as, apiKey };
+    const clients = new Map<Role, Promise<VoiceEval>>();
+    const client = (role: Role = 'MEMBER') => {
+      let made = clients.get(role);
+      if (!made) {
+        made = as(role).then((headers) => clientWith(url, headers));
+        clients.set(role, made);
+      }
+      return made;
+    };
+    return { organizationId, workspaceId: ws.id, owner, as, apiKey, client };
   };
 
   const request = async <T>(
