@@ -1,30 +1,39 @@
-import { expect } from 'vitest';
+import type { Agent, Metric, Persona, RequestBody, Scenario } from '@voice-eval/sdk';
 import type { Harness, Tenant } from '../harness.js';
 
-/** Test factories for what evaluators and suites reference, made through the public API. */
+/**
+ * Test factories for what evaluators and suites reference, made through the SDK as a MEMBER of
+ * the tenant. The harness argument is unused: it keeps the call shape of the other factories.
+ */
 
 let seq = 0;
 const unique = (label: string) => `${label} ${++seq}`;
 
-const post = async (h: Harness, t: Tenant, path: string, body: Record<string, unknown>) => {
-  const reply = await h.request('POST', path, { headers: await t.as('MEMBER'), body });
-  expect(reply.status, `${path}: ${JSON.stringify(reply.body)}`).toBe(201);
-  return reply.body;
-};
-
-export const makeAgent = (h: Harness, t: Tenant, overrides: Record<string, unknown> = {}) =>
-  post(h, t, '/api/v1/agents', {
+export const makeAgent = async (
+  _h: Harness,
+  t: Tenant,
+  overrides: Partial<RequestBody<'agents', 'create'>> = {},
+): Promise<Agent> =>
+  (await t.client()).agents.create({
     name: unique('Agent'),
     call_type: 'inbound',
     call_medium: 'phone',
     ...overrides,
   });
 
-export const makeScenario = (h: Harness, t: Tenant, overrides: Record<string, unknown> = {}) =>
-  post(h, t, '/api/v1/scenarios', { name: unique('Scenario'), description: 'Caller asks', ...overrides });
+export const makeScenario = async (
+  _h: Harness,
+  t: Tenant,
+  overrides: Partial<RequestBody<'scenarios', 'create'>> = {},
+): Promise<Scenario> =>
+  (await t.client()).scenarios.create({ name: unique('Scenario'), description: 'Caller asks', ...overrides });
 
-export const makePersona = (h: Harness, t: Tenant, overrides: Record<string, unknown> = {}) =>
-  post(h, t, '/api/v1/personas', {
+export const makePersona = async (
+  _h: Harness,
+  t: Tenant,
+  overrides: Partial<RequestBody<'personas', 'create'>> = {},
+): Promise<Persona> =>
+  (await t.client()).personas.create({
     name: unique('Persona'),
     tts_provider: 'cartesia',
     tts_voice_id: 'v1',
@@ -32,12 +41,18 @@ export const makePersona = (h: Harness, t: Tenant, overrides: Record<string, unk
   });
 
 /** An active metric of the tenant's default workspace. */
-export const makeMetric = (h: Harness, t: Tenant, overrides: Record<string, unknown> = {}) =>
-  post(h, t, '/api/v1/metrics', { name: unique('Metric'), ...overrides });
+export const makeMetric = async (
+  _h: Harness,
+  t: Tenant,
+  overrides: Partial<RequestBody<'metrics', 'create'>> = {},
+): Promise<Metric> => (await t.client()).metrics.create({ name: unique('Metric'), ...overrides });
 
 /** A draft metric (not usable by evaluators). */
-export const makeDraftMetric = (h: Harness, t: Tenant) =>
-  post(h, t, '/api/v1/metrics/drafts', { name: unique('Draft') });
+export const makeDraftMetric = async (
+  _h: Harness,
+  t: Tenant,
+  overrides: Partial<RequestBody<'metrics', 'createDraft'>> = {},
+): Promise<Metric> => (await t.client()).metrics.createDraft({ name: unique('Draft'), ...overrides });
 
 /** An agent, a scenario and a custom persona of the tenant: the ids an evaluator needs. */
 export const makeTriple = async (h: Harness, t: Tenant) => {
@@ -46,7 +61,7 @@ export const makeTriple = async (h: Harness, t: Tenant) => {
 };
 
 /** The number of evaluators the organization has, straight from the table. */
-export const countEvaluators = async (h: Harness, organizationId: string) => {
+export const countEvaluators = async (h: Harness, organizationId: string): Promise<number> => {
   const [row] = await h.db('evaluators').where({ organization_id: organizationId }).count({ n: '*' });
   return Number(row?.n ?? 0);
 };
