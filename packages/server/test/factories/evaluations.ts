@@ -1,8 +1,11 @@
-import type { Evaluation } from '@voice-eval/contract';
+import type { CallImportSchema, Evaluation, Metric, RequestBody } from '@voice-eval/sdk';
 import { expect } from 'vitest';
-import type { Harness, Headers, Tenant } from '../harness.js';
+import { clientWith, type Harness, type Headers, type Tenant } from '../harness.js';
 
-/** Test factories for evaluations and what they reference, made through the public API. */
+/**
+ * Test factories for evaluations and what they reference, made through the SDK acting with
+ * `headers` (a role's, or another workspace's).
+ */
 
 let seq = 0;
 const unique = (label: string) => `${label} ${++seq}-${Math.random().toString(36).slice(2, 6)}`;
@@ -13,39 +16,33 @@ export type CallRowInput = { conversation_id: string; transcript: string | null 
 const csvCell = (value: string) => `"${value.replaceAll('"', '""')}"`;
 
 /** A call-import schema with a conversation id and a transcript column. */
-export const makeSchema = async (h: Harness, headers: Headers) => {
-  const reply = await h.request('POST', '/api/v1/call-import-schemas', {
-    headers,
-    body: {
-      name: unique('Calls'),
-      parameters: [
-        { name: 'conversation_id', type: 'conversation_id' },
-        { name: 'transcript', type: 'transcript' },
-      ],
-    },
+const makeSchema = (h: Harness, headers: Headers): Promise<CallImportSchema> =>
+  clientWith(h.url, headers).callImportSchemas.create({
+    name: unique('Calls'),
+    parameters: [
+      { name: 'conversation_id', type: 'conversation_id' },
+      { name: 'transcript', type: 'transcript' },
+    ],
   });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body as { id: string };
-};
 
 /** Uploads a CSV import of these calls (in the workspace `headers` select) and returns it with its row ids by conversation id. */
-export const makeImport = async (h: Harness, headers: Headers, rows: readonly CallRowInput[]) => {
+export const makeImport = async (
+  h: Harness,
+  headers: Headers,
+  rows: readonly CallRowInput[],
+): Promise<{ id: string; rowIds: Map<string, string> }> => {
+  const client = clientWith(h.url, headers);
   const schema = await makeSchema(h, headers);
   const csv = [
     'conversation_id,transcript',
     ...rows.map((r) => `${csvCell(r.conversation_id)},${csvCell(r.transcript ?? '')}`),
   ].join('\n');
-  const form = new FormData();
-  form.append('schema_id', schema.id);
-  form.append('file', new File([csv], 'calls.csv', { type: 'text/csv' }));
-  const res = await fetch(`${h.url}/api/v1/call-imports`, { method: 'POST', headers, body: form });
-  const created = (await res.json()) as { id: string };
-  expect(res.status, JSON.stringify(created)).toBe(201);
-  const ids = await h.request('GET', `/api/v1/call-imports/${created.id}?row_limit=5000`, { headers });
-  const rowIds = new Map<string, string>(
-    (ids.body.rows as Array<{ id: string; conversation_id: string }>).map((r) => [r.conversation_id, r.id]),
-  );
-  return { id: created.id, rowIds };
+  const created = await client.callImports.create({
+    schema_id: schema.id,
+    file: new File([csv], 'calls.csv', { type: 'text/csv' }),
+  });
+  const detail = await client.callImports.get(created.id, { row_limit: 5000 });
+  return { id: created.id, rowIds: new Map(detail.rows.map((r) => [r.conversation_id, r.id])) };
 };
 
 /** `n` calls with transcripts carrying `row=<conversation id>` (the judge double's tag). */
@@ -56,35 +53,33 @@ export const callRows = (n: number, prefix = 'call'): CallRowInput[] =>
   }));
 
 /** An active metric of the workspace `headers` select. */
-export const makeMetric = async (h: Harness, headers: Headers, overrides: Record<string, unknown> = {}) => {
-  const reply = await h.request('POST', '/api/v1/metrics', {
-    headers,
-    body: { name: unique('Metric'), ...overrides },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body as { id: string; name: string };
-};
+export const makeMetric = (
+  h: Harness,
+  headers: Headers,
+  overrides: Partial<RequestBody<'metrics', 'create'>> = {},
+): Promise<Metric> => clientWith(h.url, headers).metrics.create({ name: unique('Metric'), ...overrides });
 
-/** Starts an evaluation and expects 202. */
-export const startEvaluation = async (h: Harness, headers: Headers, body: Record<string, unknown>) => {
-  const reply = await h.request('POST', '/api/v1/evaluations', { headers, body });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-  return reply.body as { id: string; total_rows: number; status: string };
-};
+/** Starts an evaluation (202, `pending`). */
+export const startEvaluation = (
+  h: Harness,
+  headers: Headers,
+  body: RequestBody<'evaluations', 'create'>,
+): Promise<Evaluation> => clientWith(h.url, headers).evaluations.create(body);
 
 /** Polls an evaluation until it leaves pending and running. */
-export const settled = async (h: Harness, headers: Headers, id: string) => {
-  let body = {} as Evaluation;
+export const settled = async (h: Harness, headers: Headers, id: string): Promise<Evaluation> => {
+  const client = clientWith(h.url, headers);
+  let evaluation: Evaluation | undefined;
   await expect
     .poll(
       async () => {
-        body = (await h.request<Evaluation>('GET', `/api/v1/evaluations/${id}`, { headers })).body;
-        return body.status;
+        evaluation = await client.evaluations.get(id);
+        return evaluation.status;
       },
       { timeout: 20_000, interval: 50 },
     )
     .toMatch(/^(completed|failed|cancelled)$/);
-  return body;
+  return evaluation!;
 };
 
 /** The tenant's member headers, for the common case. */

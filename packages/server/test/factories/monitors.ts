@@ -1,37 +1,33 @@
-import type { Monitor, MonitorAlert } from '@voice-eval/contract';
+import type { Monitor, MonitorAlert, ProductionCallSubmitResult, RequestBody } from '@voice-eval/sdk';
 import { expect } from 'vitest';
-import type { Harness, Headers } from '../harness.js';
+import { clientWith, type Harness, type Headers } from '../harness.js';
 
-/** Creates a monitor and expects 201. */
-export const makeMonitor = async (h: Harness, headers: Headers, body: Record<string, unknown>) => {
-  const reply = await h.request<Monitor>('POST', '/api/v1/monitors', { headers, body });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body;
-};
+/** Test factories for monitors and the production calls they see, made through the SDK acting with `headers`. */
 
-/** Submits a call of `agentId` with a two-turn transcript the judge double reads (`row=<id>`). */
-export const submitCall = async (
+/** Creates a monitor. */
+export const makeMonitor = (
+  h: Harness,
+  headers: Headers,
+  body: RequestBody<'monitors', 'create'>,
+): Promise<Monitor> => clientWith(h.url, headers).monitors.create(body);
+
+/** Submits a call of `agentId` (202) with a two-turn transcript the judge double reads (`row=<id>`). */
+export const submitCall = (
   h: Harness,
   headers: Headers,
   agentId: string,
   id: string,
-  extra: Record<string, unknown> = {},
-) => {
-  const reply = await h.request('POST', '/api/v1/production-calls', {
-    headers,
-    body: {
-      agent_id: agentId,
-      external_call_id: id,
-      transcript: [
-        { role: 'agent', text: 'Thanks for calling, how can I help?' },
-        { role: 'user', text: `I need my order status. row=${id}` },
-      ],
-      ...extra,
-    },
+  extra: Partial<RequestBody<'productionCalls', 'submit'>> = {},
+): Promise<ProductionCallSubmitResult> =>
+  clientWith(h.url, headers).productionCalls.submit({
+    agent_id: agentId,
+    external_call_id: id,
+    transcript: [
+      { role: 'agent', text: 'Thanks for calling, how can I help?' },
+      { role: 'user', text: `I need my order status. row=${id}` },
+    ],
+    ...extra,
   });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(202);
-  return reply.body as { production_call: { id: string }; sampled: boolean };
-};
 
 /** Polls until every call the monitor has seen has its outcome (none waiting or being scored). */
 export const monitorSettled = async (h: Harness, monitorId: string, calls: number) => {
@@ -46,9 +42,6 @@ export const monitorSettled = async (h: Harness, monitorId: string, calls: numbe
     .toBe(true);
 };
 
-/** The monitor's alerts, newest first. */
-export const alertsOf = async (h: Harness, headers: Headers, monitorId: string) => {
-  const reply = await h.request('GET', `/api/v1/monitors/${monitorId}/alerts?page_size=100`, { headers });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return reply.body.items as MonitorAlert[];
-};
+/** The monitor's alerts, newest first (the first 100). */
+export const alertsOf = async (h: Harness, headers: Headers, monitorId: string): Promise<MonitorAlert[]> =>
+  (await clientWith(h.url, headers).monitors.alerts(monitorId, { page_size: 100 })).items;

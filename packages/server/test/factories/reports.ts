@@ -1,23 +1,16 @@
-import { type MetricClustersReport, MetricClustersReportSchema } from '@voice-eval/contract';
+import type { Agent, EvaluatorSuite, MetricClustersReport, RequestBody, Scenario } from '@voice-eval/sdk';
 import { expect } from 'vitest';
 import type { JudgeCall } from '../../src/testing/judge.js';
-import type { Harness, Headers } from '../harness.js';
+import { clientWith, type Harness, type Headers } from '../harness.js';
 import { makeImport, makeMetric, startEvaluation } from './evaluations.js';
 
 /**
- * Test fixtures for metric-cluster reports: an evaluation seeded through the public API (metrics,
- * a suite's evaluator, a CSV import with transcripts, an evaluation judged by the judge double),
+ * Test fixtures for metric-cluster reports: an evaluation seeded through the SDK (metrics, a
+ * suite's evaluator, a CSV import with transcripts, an evaluation judged by the judge double),
  * with three failure modes whose rationales vary in wording, and calls that pass.
  */
 
 const suffix = () => Math.random().toString(36).slice(2, 8);
-
-/** POSTs a create and expects 201. */
-const create = async (h: Harness, headers: Headers, path: string, body: Record<string, unknown>) => {
-  const reply = await h.request('POST', path, { headers, body });
-  expect(reply.status, `${path}: ${JSON.stringify(reply.body)}`).toBe(201);
-  return reply.body;
-};
 
 /**
  * Reads until `done` holds, every 50 ms, at most `attempts` times (usable in hooks, unlike
@@ -47,21 +40,21 @@ export const scopeQuery = (scope: Record<string, unknown>) => {
   return search.toString();
 };
 
-/** POSTs generate (202, `running`), then polls the scope's report until its run ends. */
+/** What generating a report takes: its scope and, optionally, an LLM budget (`max_llm_calls`). */
+export type GenerateBody = RequestBody<'evaluatorResults', 'generateMetricClusters'>;
+
+/** Starts generating (202, `running`), then polls the scope's report until its run ends. */
 export const generateReport = async (
   h: Harness,
   headers: Headers,
-  body: Record<string, unknown>,
+  body: GenerateBody,
 ): Promise<MetricClustersReport> => {
-  const started = await h.request('POST', `${CLUSTERS}/generate`, { headers, body });
-  expect(started.status, JSON.stringify(started.body)).toBe(202);
-  expect(started.body.status).toBe('running');
+  const client = clientWith(h.url, headers);
+  const started = await client.evaluatorResults.generateMetricClusters(body);
+  expect(started.status).toBe('running');
   const { max_llm_calls: _budget, ...scope } = body;
   return waitFor(
-    async () =>
-      MetricClustersReportSchema.parse(
-        (await h.request('GET', `${CLUSTERS}?${scopeQuery(scope)}`, { headers })).body,
-      ),
+    () => client.evaluatorResults.metricClusters(scope),
     (report) => report.status === 'completed' || report.status === 'failed',
   );
 };
@@ -184,25 +177,20 @@ export const makeMetrics = async (h: Harness, headers: Headers) => {
     selection_mode: 'single_choice',
     capture_rationale: true,
   });
-  for (const name of ['Resolved', 'Escalated']) {
-    const child = await h.request('POST', '/api/v1/metrics', {
-      headers,
-      body: { name, parent_metric_id: outcome.id },
-    });
-    expect(child.status, JSON.stringify(child.body)).toBe(201);
-  }
+  for (const name of ['Resolved', 'Escalated'])
+    await makeMetric(h, headers, { name, parent_metric_id: outcome.id });
   return { confirmed, quality, outcome };
 };
 
-/** An AI provider of the organization pointing at a double, with `gpt-4o-mini` as its chat model. */
+/** An AI provider of the organization pointing at a double, with `gpt-4o-mini` as its chat model; returns its id. */
 export const makeProvider = async (
   h: Harness,
   headers: Headers,
   baseUrl: string,
   isDefault: boolean,
   enabledModels: string[] = ['gpt-4o-mini'],
-) => {
-  const created = await create(h, headers, '/api/v1/aiproviders', {
+): Promise<string> => {
+  const provider = await clientWith(h.url, headers).aiProviders.create({
     provider: 'openai',
     name: `Double ${suffix()}`,
     api_key: 'sk-double-0123456789',
@@ -210,35 +198,42 @@ export const makeProvider = async (
     enabled_models: enabledModels,
     is_default: isDefault,
   });
-  return created.id as string;
+  return provider.id;
 };
 
 /** An agent with a suite of one persona x scenario, and the uuid of the suite's one evaluator. */
-export const makeSuiteEvaluator = async (h: Harness, headers: Headers, metricIds: string[]) => {
-  const agent = await create(h, headers, '/api/v1/agents', {
+export const makeSuiteEvaluator = async (
+  h: Harness,
+  headers: Headers,
+  metricIds: string[],
+): Promise<{ agent: Agent; scenario: Scenario; suite: EvaluatorSuite; evaluatorId: string }> => {
+  const client = clientWith(h.url, headers);
+  const agent = await client.agents.create({
     name: `Clinic agent ${suffix()}`,
     call_type: 'inbound',
     call_medium: 'phone',
   });
-  const persona = await create(h, headers, '/api/v1/personas', {
+  const persona = await client.personas.create({
     name: `Patient ${suffix()}`,
     tts_provider: 'cartesia',
     tts_voice_id: 'v1',
   });
-  const scenario = await create(h, headers, '/api/v1/scenarios', {
+  const scenario = await client.scenarios.create({
     name: `Book a cleaning ${suffix()}`,
     description: 'Caller books a cleaning',
   });
-  const suite = await create(h, headers, '/api/v1/evaluator-suites', {
+  const suite = await client.evaluatorSuites.create({
     name: `Suite ${suffix()}`,
     agent_id: agent.id,
     persona_ids: [persona.id],
     scenario_ids: [scenario.id],
     metric_ids: metricIds,
   });
-  const code = suite.combinations[0].evaluator_id as string;
-  const found = await h.request('GET', `/api/v1/evaluators?q=${code}`, { headers });
-  return { agent, scenario, suite, evaluatorId: found.body.items[0].id as string };
+  const [combination] = suite.combinations;
+  if (!combination) throw new Error('the suite has no combination');
+  const [evaluator] = (await client.evaluators.list({ q: combination.evaluator_id })).items;
+  if (!evaluator) throw new Error(`no evaluator ${combination.evaluator_id}`);
+  return { agent, scenario, suite, evaluatorId: evaluator.id };
 };
 
 /**
@@ -251,6 +246,7 @@ export const seedEvaluation = async (
   judgeProviderId: string,
   metrics: SeededMetrics,
 ) => {
+  const client = clientWith(h.url, headers);
   const calls = seededCalls();
   const metricIds = [metrics.confirmed.id, metrics.quality.id, metrics.outcome.id];
   const scope = await makeSuiteEvaluator(h, headers, metricIds);
@@ -265,17 +261,15 @@ export const seedEvaluation = async (
     ai_provider_id: judgeProviderId,
   });
   const done = await waitFor(
-    async () => (await h.request('GET', `/api/v1/evaluations/${started.id}`, { headers })).body,
+    () => client.evaluations.get(started.id),
     (evaluation) => !['pending', 'running'].includes(evaluation.status),
   );
   if (done.status !== 'completed') {
-    const failed = await h.request('GET', `/api/v1/evaluations/${started.id}/rows?page_size=1`, { headers });
-    expect.fail(`evaluation ${done.status}: ${JSON.stringify(failed.body.items[0]?.error)}`);
+    const failed = await client.evaluations.listRows(started.id, { page_size: 1 });
+    expect.fail(`evaluation ${done.status}: ${JSON.stringify(failed.items[0]?.error)}`);
   }
   expect(done.completed_rows).toBe(calls.length);
-  const rows = await h.request('GET', `/api/v1/evaluations/${started.id}/rows?page_size=100`, { headers });
-  const rowIds = new Map<string, string>(
-    (rows.body.items as Array<{ id: string; conversation_id: string }>).map((r) => [r.conversation_id, r.id]),
-  );
-  return { evaluationId: started.id, callImportId: imported.id as string, calls, rowIds, ...scope };
+  const rows = await client.evaluations.listRows(started.id, { page_size: 100 });
+  const rowIds = new Map(rows.items.map((r) => [r.conversation_id, r.id]));
+  return { evaluationId: started.id, callImportId: imported.id, calls, rowIds, ...scope };
 };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ZodTypeAny } from 'zod';
 import { z } from 'zod';
 import {
+  type GenerateBody,
   generateReport,
   judgeReply,
   type Mode,
@@ -71,7 +72,7 @@ const qualityReply = () =>
     ['Calendar outage', 'TOOL_GAP', 'Calendar integration', ['tool']],
   ]);
 
-const generate = (body: Record<string, unknown>) => generateReport(h, headers, body);
+const generate = (body: GenerateBody) => generateReport(h, headers, body);
 
 /** Every leaf path of a schema (`groups[].clusters[].label`, records as `*`). */
 const leafPaths = (schema: ZodTypeAny, path: string): string[] => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
 import {
   CLUSTERS,
+  type GenerateBody,
   generateReport,
   judgeReply,
   type Mode,
@@ -45,7 +46,7 @@ beforeAll(async () => {
 afterAll(() => judge.close());
 
 /** POSTs generate as a MEMBER and waits for the report. */
-const generate = async (body: Record<string, unknown>) => generateReport(h, await h.as('MEMBER'), body);
+const generate = async (body: GenerateBody) => generateReport(h, await h.as('MEMBER'), body);
 
 const rowsOf = (mode: Mode) => [...modeOf].filter(([, m]) => m === mode).map(([id]) => id);
 const groupNamed = (report: MetricClustersReport, name: string) =>
