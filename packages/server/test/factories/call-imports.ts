@@ -1,12 +1,18 @@
-import type { CallImport, CallImportSchemaParameterInput } from '@voice-eval/contract';
-import { expect } from 'vitest';
+import type { CallImport, CallImportCreateParams, CallImportSchema, RequestBody } from '@voice-eval/sdk';
 import type { Harness, Headers, Reply, Tenant } from '../harness.js';
 import { toCsv } from './call-import-files.js';
+import { makeTag } from './tags.js';
 
-/** Helpers shared by the call-import tests: schemas, multipart uploads, AI providers. */
+/**
+ * Helpers shared by the call-import tests: schemas, imports and AI providers made through the SDK
+ * as the tenant's OWNER, and raw multipart uploads for the tests of the upload itself.
+ */
+
+/** The parameters of a call-import schema, as the create body takes them. */
+export type SchemaParameters = RequestBody<'callImportSchemas', 'create'>['parameters'];
 
 /** A schema with one parameter of most types. */
-export const PARAMETERS: Array<Partial<CallImportSchemaParameterInput> & { name: string; type: string }> = [
+export const PARAMETERS: SchemaParameters = [
   { name: 'conversation_id', type: 'conversation_id', is_required: true },
   { name: 'agent', type: 'string', is_required: true },
   { name: 'score', type: 'number' },
@@ -15,28 +21,30 @@ export const PARAMETERS: Array<Partial<CallImportSchemaParameterInput> & { name:
   { name: 'called_at', type: 'datetime' },
 ];
 
+/** A call-import schema of the tenant (through the SDK as its OWNER): a unique name and `PARAMETERS` unless overridden. */
+export const makeSchema = async (
+  _h: Harness,
+  tenant: Tenant,
+  overrides: Partial<RequestBody<'callImportSchemas', 'create'>> = {},
+): Promise<CallImportSchema> => {
+  const client = await tenant.client('OWNER');
+  return client.callImportSchemas.create({
+    name: `Schema ${Math.random().toString(36).slice(2)}`,
+    parameters: PARAMETERS,
+    ...overrides,
+  });
+};
+
+/** A call-import schema of the tenant with these parameters; returns its id. */
 export const createSchema = async (
   h: Harness,
   tenant: Tenant,
-  parameters: Array<{ name: string; type: string; is_required?: boolean }> = PARAMETERS,
-  headers?: Headers,
-): Promise<string> => {
-  const reply = await h.request('POST', '/api/v1/call-import-schemas', {
-    headers: headers ?? (await tenant.as('OWNER')),
-    body: { name: `Schema ${Math.random().toString(36).slice(2)}`, parameters },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body.id;
-};
+  parameters: SchemaParameters = PARAMETERS,
+): Promise<string> => (await makeSchema(h, tenant, { parameters })).id;
 
-export const createTag = async (h: Harness, tenant: Tenant, name: string): Promise<string> => {
-  const reply = await h.request('POST', '/api/v1/tags', {
-    headers: await tenant.as('OWNER'),
-    body: { name },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body.id;
-};
+/** A tag of the tenant named `name`; returns its id. */
+export const createTag = async (h: Harness, tenant: Tenant, name: string): Promise<string> =>
+  (await makeTag(h, tenant, { name })).id;
 
 /** A file part of a multipart upload. */
 export type FilePart = { field: 'file' | 'files'; name: string; bytes: Uint8Array | string; type?: string };
@@ -72,19 +80,20 @@ export const upload = async (
   return { status: res.status, headers: res.headers, body };
 };
 
-/** Uploads a CSV built from `rows` and expects 201. */
+/** What an import takes besides its schema and its file (dataset, tags, ...). */
+export type ImportFields = Omit<CallImportCreateParams, 'schema_id' | 'file' | 'files'>;
+
+/** Imports a CSV built from `rows` (as `calls.csv`) through the SDK as the tenant's OWNER. */
 export const importCsv = async (
-  h: Harness,
+  _h: Harness,
   tenant: Tenant,
   schemaId: string,
   rows: ReadonlyArray<ReadonlyArray<string | number>>,
-  fields: Record<string, string | string[]> = {},
+  fields: ImportFields = {},
 ): Promise<CallImport> => {
-  const reply = await upload(h, await tenant.as('OWNER'), { schema_id: schemaId, ...fields }, [
-    csvPart(rows),
-  ]);
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body;
+  const client = await tenant.client('OWNER');
+  const file = new File([toCsv(rows)], 'calls.csv', { type: 'text/csv' });
+  return client.callImports.create({ schema_id: schemaId, file, ...fields });
 };
 
 /** Rows for the default schema: `conversation_id, agent, recording, transcript`. */
@@ -100,14 +109,22 @@ export const callRows = (
   }),
 ];
 
-/** Creates the tenant's default AI provider pointing at an OpenAI-compatible double. */
-export const createAiProvider = async (h: Harness, tenant: Tenant, baseUrl: string, apiKey = 'sk-double') => {
-  const reply = await h.request('POST', '/api/v1/aiproviders', {
-    headers: await tenant.as('OWNER'),
-    body: { provider: 'openai', name: 'Double', api_key: apiKey, endpoint_url: baseUrl, is_default: true },
+/** Creates the tenant's default AI provider pointing at an OpenAI-compatible double; returns its id. */
+export const createAiProvider = async (
+  _h: Harness,
+  tenant: Tenant,
+  baseUrl: string,
+  apiKey = 'sk-double',
+): Promise<string> => {
+  const client = await tenant.client('OWNER');
+  const provider = await client.aiProviders.create({
+    provider: 'openai',
+    name: 'Double',
+    api_key: apiKey,
+    endpoint_url: baseUrl,
+    is_default: true,
   });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body.id as string;
+  return provider.id;
 };
 
 /** The import's stored completed/failed counters, and the same counts taken from its rows. */

@@ -1,7 +1,7 @@
-import { CallImportSchemaSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { makeSchema, type SchemaParameters } from '../../../test/factories/call-imports.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,7 +10,7 @@ beforeAll(async () => {
 
 const uniqueName = (base = 'Schema') => `${base} ${Math.random().toString(36).slice(2, 8)}`;
 
-const PARAMETERS = [
+const PARAMETERS: SchemaParameters = [
   { name: 'call_id', type: 'conversation_id', is_required: true },
   { name: 'recording', type: 'recording_url', description: 'Audio URL' },
   { name: 'duration', type: 'duration_seconds' },
@@ -21,15 +21,6 @@ const makeSchemaBody = (overrides: Record<string, unknown> = {}) => ({
   parameters: PARAMETERS,
   ...overrides,
 });
-
-const makeSchema = async (tenant: Tenant, overrides: Record<string, unknown> = {}) => {
-  const reply = await h.request('POST', '/api/v1/call-import-schemas', {
-    headers: await tenant.as('OWNER'),
-    body: makeSchemaBody(overrides),
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return CallImportSchemaSchema.parse(reply.body);
-};
 
 describeAccessRules(
   () => h,
@@ -48,20 +39,27 @@ describeAccessRules(
       route: 'GET /api/v1/call-import-schemas/:schema_id',
       minRole: 'READER',
       scoped: true,
-      request: async (tenant) => ({ path: `/api/v1/call-import-schemas/${(await makeSchema(tenant)).id}` }),
+      request: async (tenant) => ({
+        path: `/api/v1/call-import-schemas/${(await makeSchema(h, tenant)).id}`,
+      }),
     },
     {
       route: 'DELETE /api/v1/call-import-schemas/:schema_id',
       minRole: 'MEMBER',
       scoped: true,
-      request: async (tenant) => ({ path: `/api/v1/call-import-schemas/${(await makeSchema(tenant)).id}` }),
+      request: async (tenant) => ({
+        path: `/api/v1/call-import-schemas/${(await makeSchema(h, tenant)).id}`,
+      }),
     },
   ],
 );
 
 describe('create', () => {
   it('creates a schema in the active workspace with ordered parameters, ids and defaults', async () => {
-    const schema = await makeSchema(h, { description: 'Calls from the CRM export' });
+    const schema = await makeSchema(h, h, {
+      parameters: PARAMETERS,
+      description: 'Calls from the CRM export',
+    });
     expect(schema).toMatchObject({
       organization_id: h.organizationId,
       workspace_id: h.workspaceId,
@@ -131,7 +129,7 @@ describe('create', () => {
   });
 
   it('refuses a schema name taken in the workspace, case-insensitively (409); other workspaces may use it', async () => {
-    const schema = await makeSchema(h);
+    const schema = await makeSchema(h, h);
     const headers = await h.as('OWNER');
     const again = await h.request('POST', '/api/v1/call-import-schemas', {
       headers,
@@ -166,8 +164,8 @@ describe('create', () => {
 describe('list and get', () => {
   it('lists newest first with a name filter and pagination', async () => {
     const tag = Math.random().toString(36).slice(2, 8);
-    const first = await makeSchema(h, { name: `Filter ${tag} one` });
-    const second = await makeSchema(h, { name: `Filter ${tag} two` });
+    const first = await makeSchema(h, h, { name: `Filter ${tag} one` });
+    const second = await makeSchema(h, h, { name: `Filter ${tag} two` });
     const headers = await h.as('READER');
     const page1 = await h.request('GET', `/api/v1/call-import-schemas?q=${tag.toUpperCase()}&page_size=1`, {
       headers,
@@ -183,7 +181,7 @@ describe('list and get', () => {
 
   it("hides other organizations' and other workspaces' schemas", async () => {
     const other = await h.createTenant();
-    const theirs = await makeSchema(other);
+    const theirs = await makeSchema(h, other);
     const headers = await h.as('OWNER');
     expectProblem(
       await h.request('GET', `/api/v1/call-import-schemas/${theirs.id}`, { headers }),
@@ -192,7 +190,7 @@ describe('list and get', () => {
     );
     const list = await h.request('GET', '/api/v1/call-import-schemas?page_size=100', { headers });
     expect(list.body.items.map((s: { id: string }) => s.id)).not.toContain(theirs.id);
-    const mine = await makeSchema(h);
+    const mine = await makeSchema(h, h);
     const ws = await h.request('POST', '/api/v1/workspaces', { headers, body: { name: uniqueName('ws') } });
     const fromWs = { ...headers, 'x-workspace-id': ws.body.id };
     expectProblem(await h.request('GET', `/api/v1/call-import-schemas/${mine.id}`, { headers: fromWs }), 404);
@@ -215,8 +213,8 @@ const addCallImport = async (schemaId: string): Promise<void> => {
 
 describe('usage and delete', () => {
   it('counts the call imports using a schema and refuses to delete it while they exist (409 in_use)', async () => {
-    const used = await makeSchema(h);
-    const unused = await makeSchema(h);
+    const used = await makeSchema(h, h);
+    const unused = await makeSchema(h, h);
     await addCallImport(used.id);
     await addCallImport(used.id);
     const headers = await h.as('MEMBER');
@@ -235,7 +233,7 @@ describe('usage and delete', () => {
   });
 
   it('deletes an unused schema with its parameters (204), then 404', async () => {
-    const schema = await makeSchema(h);
+    const schema = await makeSchema(h, h);
     const headers = await h.as('MEMBER');
     expect((await h.request('DELETE', `/api/v1/call-import-schemas/${schema.id}`, { headers })).status).toBe(
       204,

@@ -7,6 +7,7 @@ import {
   callRows,
   createSchema,
   createTag,
+  csvPart,
   importCsv,
   upload,
 } from '../../../test/factories/call-imports.js';
@@ -38,13 +39,18 @@ beforeAll(async () => {
     { name: 'recording', type: 'recording_url', is_required: true },
   ]);
   [tagA, tagB] = [await createTag(h, h, 'alpha'), await createTag(h, h, 'beta')];
+  // the other ways a form may send `tag_ids`: a JSON array, one bare id
+  const uploadCsv = async (fields: Record<string, string>): Promise<CallImport> => {
+    const reply = await upload(h, await h.as('OWNER'), { schema_id: schemaId, ...fields }, [
+      csvPart(callRows(2)),
+    ]);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    return reply.body;
+  };
   imports = {
     first: await importCsv(h, h, schemaId, callRows(2), { dataset: 'Sales', tag_ids: [tagA, tagB] }),
-    second: await importCsv(h, h, schemaId, callRows(2), {
-      dataset: 'sales',
-      tag_ids: JSON.stringify([tagA]),
-    }),
-    third: await importCsv(h, h, schemaId, callRows(2), { dataset: 'Support', tag_ids: `${tagB}` }),
+    second: await uploadCsv({ dataset: 'sales', tag_ids: JSON.stringify([tagA]) }),
+    third: await uploadCsv({ dataset: 'Support', tag_ids: tagB }),
     bare: await importCsv(h, h, schemaId, callRows(2)),
   };
   const files = [

@@ -43,7 +43,7 @@ describe('POST /api/v1/call-imports (CSV)', () => {
       ['c-7', 'Flo', '', '', '', 'not a date', '', '', ''],
       ['c-8', 'Gus', '', '', '', '', '', '', 'autumn'],
     ];
-    const created = await importCsv(h, h, schemaId, rows, { dataset: 'Support', tag_ids: tag });
+    const created = await importCsv(h, h, schemaId, rows, { dataset: 'Support', tag_ids: [tag] });
     expect(created).toMatchObject({
       status: 'completed',
       provider: 'upload',

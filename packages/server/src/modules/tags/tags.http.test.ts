@@ -1,7 +1,7 @@
-import { TagSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { makeTag } from '../../../test/factories/tags.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -9,15 +9,6 @@ beforeAll(async () => {
 });
 
 const uniqueName = (base = 'tag') => `${base}-${Math.random().toString(36).slice(2, 8)}`;
-
-const makeTag = async (tenant: Tenant, overrides: Record<string, unknown> = {}) => {
-  const reply = await h.request('POST', '/api/v1/tags', {
-    headers: await tenant.as('OWNER'),
-    body: { name: uniqueName(), ...overrides },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return TagSchema.parse(reply.body);
-};
 
 describeAccessRules(
   () => h,
@@ -32,16 +23,16 @@ describeAccessRules(
       route: 'DELETE /api/v1/tags/:tag_id',
       minRole: 'MEMBER',
       scoped: true,
-      request: async (tenant) => ({ path: `/api/v1/tags/${(await makeTag(tenant)).id}` }),
+      request: async (tenant) => ({ path: `/api/v1/tags/${(await makeTag(h, tenant)).id}` }),
     },
   ],
 );
 
 describe('tags', () => {
   it('creates a tag with the default colour, stores colours lower-case, and lists newest first', async () => {
-    const plain = await makeTag(h);
+    const plain = await makeTag(h, h);
     expect(plain.color).toBe('#6b7280');
-    const coloured = await makeTag(h, { color: '#A1B2C3' });
+    const coloured = await makeTag(h, h, { color: '#A1B2C3' });
     expect(coloured.color).toBe('#a1b2c3');
     const list = await h.request('GET', '/api/v1/tags?page_size=100', { headers: await h.as('READER') });
     expect(list.status).toBe(200);
@@ -64,7 +55,7 @@ describe('tags', () => {
   });
 
   it('refuses a name taken in the workspace, case-insensitively (409), but allows it in another workspace', async () => {
-    const tag = await makeTag(h);
+    const tag = await makeTag(h, h);
     const headers = await h.as('OWNER');
     expectProblem(
       await h.request('POST', '/api/v1/tags', { headers, body: { name: tag.name.toUpperCase() } }),
@@ -80,7 +71,7 @@ describe('tags', () => {
   });
 
   it('filters by a case-insensitive name substring', async () => {
-    const tag = await makeTag(h, { name: uniqueName('Needle') });
+    const tag = await makeTag(h, h, { name: uniqueName('Needle') });
     const list = await h.request('GET', `/api/v1/tags?q=${tag.name.slice(0, 10).toLowerCase()}`, {
       headers: await h.as('READER'),
     });
@@ -89,7 +80,7 @@ describe('tags', () => {
   });
 
   it('deletes a tag (204), then 404', async () => {
-    const tag = await makeTag(h);
+    const tag = await makeTag(h, h);
     const headers = await h.as('MEMBER');
     const deleted = await h.request('DELETE', `/api/v1/tags/${tag.id}`, { headers });
     expect(deleted.status).toBe(204);
@@ -97,7 +88,7 @@ describe('tags', () => {
   });
 
   it('removes a deleted tag from every call import', async () => {
-    const tag = await makeTag(h);
+    const tag = await makeTag(h, h);
     const [schema] = await h
       .db('call_import_schemas')
       .insert({
@@ -125,7 +116,7 @@ describe('tags', () => {
 
   it('keeps tenants and workspaces apart', async () => {
     const other = await h.createTenant();
-    const theirs = await makeTag(other);
+    const theirs = await makeTag(h, other);
     const mine = await h.request('GET', '/api/v1/tags?page_size=100', { headers: await h.as('OWNER') });
     expect(mine.body.items.map((t: { id: string }) => t.id)).not.toContain(theirs.id);
     const ws = await h.request('POST', '/api/v1/workspaces', {
@@ -136,7 +127,7 @@ describe('tags', () => {
       headers: { ...(await h.as('OWNER')), 'x-workspace-id': ws.body.id },
     });
     expect(inWs.body.total).toBe(0);
-    const tag = await makeTag(h);
+    const tag = await makeTag(h, h);
     expectProblem(
       await h.request('DELETE', `/api/v1/tags/${tag.id}`, {
         headers: { ...(await h.as('OWNER')), 'x-workspace-id': ws.body.id },
