@@ -1,5 +1,4 @@
-import { VoiceBundleSchema } from '@voice-eval/contract';
-import { expect } from 'vitest';
+import type { RequestBody, VoiceBundle } from '@voice-eval/sdk';
 import type { Harness, Tenant } from '../harness.js';
 
 /** A name no other test uses. */
@@ -17,43 +16,37 @@ export const CASCADED = {
   tts_provider: 'elevenlabs',
   tts_model: 'eleven_turbo_v2',
   tts_voice: 'Rachel',
+} as const satisfies Partial<RequestBody<'voiceBundles', 'create'>>;
+
+/** Creates a cascaded bundle of `tenant` through the SDK as its OWNER, with `overrides` applied. */
+export const makeBundle = async (
+  _h: Harness,
+  tenant: Tenant,
+  overrides: Partial<RequestBody<'voiceBundles', 'create'>> = {},
+): Promise<VoiceBundle> => {
+  const client = await tenant.client('OWNER');
+  return client.voiceBundles.create({ name: uniqueName(), ...CASCADED, ...overrides });
 };
 
-/** Creates a cascaded bundle of `tenant` through the API, with `overrides` applied. */
-export const makeBundle = async (h: Harness, tenant: Tenant, overrides: Record<string, unknown> = {}) => {
-  const reply = await h.request('POST', '/api/v1/voicebundles', {
-    headers: await tenant.as('OWNER'),
-    body: { name: uniqueName(), ...CASCADED, ...overrides },
+/** An AI provider credential of the tenant (through the SDK as its OWNER); returns its id. */
+export const makeCredential = async (_h: Harness, tenant: Tenant): Promise<string> => {
+  const client = await tenant.client('OWNER');
+  const credential = await client.aiProviders.create({
+    provider: 'openai',
+    name: uniqueName('key'),
+    api_key: 'sk-test-0123456789',
   });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return VoiceBundleSchema.parse(reply.body);
+  return credential.id;
 };
 
-/** An AI provider credential row of the organization (the AI-providers module's table). */
-export const makeCredential = async (h: Harness, organizationId: string): Promise<string> => {
-  const [row] = await h
-    .db('ai_providers')
-    .insert({
-      organization_id: organizationId,
-      provider: 'openai',
-      name: uniqueName('key'),
-      created_by: 'test',
-    })
-    .returning('id');
-  return row.id;
-};
-
-/** Gives a new agent of `tenant` the bundle, through the API: the bundle is then in use. */
-export const useBundle = async (h: Harness, tenant: Tenant, bundleId: string) => {
-  const reply = await h.request('POST', '/api/v1/agents', {
-    headers: await tenant.as('OWNER'),
-    body: {
-      name: uniqueName('Agent'),
-      call_type: 'inbound',
-      call_medium: 'phone',
-      voice_bundle_id: bundleId,
-    },
+/** Gives a new agent of `tenant` the bundle, through the SDK: the bundle is then in use. Returns the agent's id. */
+export const useBundle = async (_h: Harness, tenant: Tenant, bundleId: string): Promise<string> => {
+  const client = await tenant.client('OWNER');
+  const agent = await client.agents.create({
+    name: uniqueName('Agent'),
+    call_type: 'inbound',
+    call_medium: 'phone',
+    voice_bundle_id: bundleId,
   });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body.id as string;
+  return agent.id;
 };

@@ -2,24 +2,21 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
 import {
   CASCADED,
-  makeCredential as credential,
-  makeBundle as make,
+  makeBundle,
+  makeCredential,
   uniqueName,
   useBundle,
 } from '../../../test/factories/voice-bundles.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
 });
 
-const makeBundle = (tenant: Tenant, overrides?: Record<string, unknown>) => make(h, tenant, overrides);
-const makeCredential = (organizationId: string) => credential(h, organizationId);
-
 describe('update', () => {
   it('applies a partial update; a bundle no agent uses may lose a required field and says so', async () => {
-    const bundle = await makeBundle(h);
+    const bundle = await makeBundle(h, h);
     const headers = await h.as('MEMBER');
     const path = `/api/v1/voicebundles/${bundle.id}`;
     const renamed = await h.request('PATCH', path, {
@@ -34,7 +31,7 @@ describe('update', () => {
   });
 
   it('a bundle an agent uses must stay complete (422 listing the fields, nothing changed)', async () => {
-    const bundle = await makeBundle(h);
+    const bundle = await makeBundle(h, h);
     await useBundle(h, h, bundle.id);
     const headers = await h.as('MEMBER');
     const path = `/api/v1/voicebundles/${bundle.id}`;
@@ -60,7 +57,7 @@ describe('update', () => {
   });
 
   it('changing bundle_type clears the components the new type does not use and reports its own as missing', async () => {
-    const bundle = await makeBundle(h, { llm_config: { seed: 1 } });
+    const bundle = await makeBundle(h, h, { llm_config: { seed: 1 } });
     const headers = await h.as('MEMBER');
     const path = `/api/v1/voicebundles/${bundle.id}`;
     const retyped = await h.request('PATCH', path, { headers, body: { bundle_type: 's2s' } });
@@ -86,14 +83,14 @@ describe('update', () => {
   });
 
   it('checks credential ids set by an update', async () => {
-    const bundle = await makeBundle(h);
+    const bundle = await makeBundle(h, h);
     const other = await h.createTenant();
     const reply = await h.request('PATCH', `/api/v1/voicebundles/${bundle.id}`, {
       headers: await h.as('MEMBER'),
-      body: { llm_credential_id: await makeCredential(other.organizationId) },
+      body: { llm_credential_id: await makeCredential(h, other) },
     });
     expectProblem(reply, 422, 'rule_violation');
-    const mine = await makeCredential(h.organizationId);
+    const mine = await makeCredential(h, h);
     const ok = await h.request('PATCH', `/api/v1/voicebundles/${bundle.id}`, {
       headers: await h.as('MEMBER'),
       body: { llm_credential_id: mine },
@@ -105,8 +102,8 @@ describe('update', () => {
 describe('list, delete and isolation', () => {
   it('lists newest first with type, active and name filters', async () => {
     const tag = Math.random().toString(36).slice(2, 8);
-    const a = await makeBundle(h, { name: `List ${tag} a` });
-    const b = await makeBundle(h, {
+    const a = await makeBundle(h, h, { name: `List ${tag} a` });
+    const b = await makeBundle(h, h, {
       name: `List ${tag} b`,
       bundle_type: 'llm',
       stt_provider: null,
@@ -127,7 +124,7 @@ describe('list, delete and isolation', () => {
   });
 
   it('deletes a bundle (204), then 404', async () => {
-    const bundle = await makeBundle(h);
+    const bundle = await makeBundle(h, h);
     const headers = await h.as('MEMBER');
     expect((await h.request('DELETE', `/api/v1/voicebundles/${bundle.id}`, { headers })).status).toBe(204);
     expectProblem(await h.request('GET', `/api/v1/voicebundles/${bundle.id}`, { headers }), 404, 'not_found');
@@ -139,7 +136,7 @@ describe('list, delete and isolation', () => {
   });
 
   it('refuses to delete a bundle an agent uses (409 in_use)', async () => {
-    const bundle = await makeBundle(h);
+    const bundle = await makeBundle(h, h);
     await h.db('agents').insert({
       organization_id: h.organizationId,
       workspace_id: h.workspaceId,
@@ -158,7 +155,7 @@ describe('list, delete and isolation', () => {
 
   it("keeps other organizations' and other workspaces' bundles out of reach", async () => {
     const other = await h.createTenant();
-    const theirs = await makeBundle(other);
+    const theirs = await makeBundle(h, other);
     const headers = await h.as('OWNER');
     const list = await h.request('GET', '/api/v1/voicebundles?page_size=100', { headers });
     expect(list.body.items.map((x: { id: string }) => x.id)).not.toContain(theirs.id);
@@ -166,7 +163,7 @@ describe('list, delete and isolation', () => {
       await h.request('PATCH', `/api/v1/voicebundles/${theirs.id}`, { headers, body: { name: 'mine now' } }),
       404,
     );
-    const mine = await makeBundle(h);
+    const mine = await makeBundle(h, h);
     const ws = await h.request('POST', '/api/v1/workspaces', { headers, body: { name: uniqueName('ws') } });
     const fromWs = { ...headers, 'x-workspace-id': ws.body.id };
     expectProblem(await h.request('GET', `/api/v1/voicebundles/${mine.id}`, { headers: fromWs }), 404);

@@ -1,21 +1,13 @@
 import { VoiceBundleSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
-import {
-  CASCADED,
-  makeCredential as credential,
-  makeBundle as make,
-  uniqueName,
-} from '../../../test/factories/voice-bundles.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { CASCADED, makeBundle, makeCredential, uniqueName } from '../../../test/factories/voice-bundles.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
 });
-
-const makeBundle = (tenant: Tenant, overrides?: Record<string, unknown>) => make(h, tenant, overrides);
-const makeCredential = (organizationId: string) => credential(h, organizationId);
 
 describeAccessRules(
   () => h,
@@ -34,14 +26,14 @@ describeAccessRules(
       route: 'GET /api/v1/voicebundles/:voice_bundle_id',
       minRole: 'READER',
       scoped: true,
-      request: async (tenant) => ({ path: `/api/v1/voicebundles/${(await makeBundle(tenant)).id}` }),
+      request: async (tenant) => ({ path: `/api/v1/voicebundles/${(await makeBundle(h, tenant)).id}` }),
     },
     {
       route: 'PATCH /api/v1/voicebundles/:voice_bundle_id',
       minRole: 'MEMBER',
       scoped: true,
       request: async (tenant) => ({
-        path: `/api/v1/voicebundles/${(await makeBundle(tenant)).id}`,
+        path: `/api/v1/voicebundles/${(await makeBundle(h, tenant)).id}`,
         body: { description: 'changed' },
       }),
     },
@@ -49,14 +41,14 @@ describeAccessRules(
       route: 'DELETE /api/v1/voicebundles/:voice_bundle_id',
       minRole: 'MEMBER',
       scoped: true,
-      request: async (tenant) => ({ path: `/api/v1/voicebundles/${(await makeBundle(tenant)).id}` }),
+      request: async (tenant) => ({ path: `/api/v1/voicebundles/${(await makeBundle(h, tenant)).id}` }),
     },
   ],
 );
 
 describe('create', () => {
   it('creates a cascaded bundle with defaults for the fields not given', async () => {
-    const bundle = await makeBundle(h);
+    const bundle = await makeBundle(h, h);
     expect(bundle).toMatchObject({
       ...CASCADED,
       description: '',
@@ -102,7 +94,7 @@ describe('create', () => {
       body: { name: uniqueName(), bundle_type: 's2s', s2s_provider: 'openai' },
     });
     expect(s2s.body.missing_fields).toEqual(['s2s_model']);
-    expect((await makeBundle(h)).missing_fields).toEqual([]);
+    expect((await makeBundle(h, h)).missing_fields).toEqual([]);
     // the field is read, not stored: a list shows it too
     const listed = await h.request('GET', `/api/v1/voicebundles?q=${encodeURIComponent(partial.body.name)}`, {
       headers,
@@ -149,10 +141,10 @@ describe('create', () => {
   });
 
   it('accepts credentials of the organization and refuses unknown or foreign ones (422)', async () => {
-    const mine = await makeCredential(h.organizationId);
+    const mine = await makeCredential(h, h);
     const other = await h.createTenant();
-    const theirs = await makeCredential(other.organizationId);
-    const bundle = await makeBundle(h, { llm_credential_id: mine });
+    const theirs = await makeCredential(h, other);
+    const bundle = await makeBundle(h, h, { llm_credential_id: mine });
     expect(bundle.llm_credential_id).toBe(mine);
     const reply = await h.request('POST', '/api/v1/voicebundles', {
       headers: await h.as('MEMBER'),
