@@ -1,5 +1,4 @@
-import { ProductionCallSchema } from '@voice-eval/contract';
-import { expect } from 'vitest';
+import type { ProductionCall } from '@voice-eval/sdk';
 import type { VoiceEvalServerOptions } from '../../src/server.js';
 import { type OpenAiDouble, startOpenAiDouble } from '../../src/testing/openai-compatible.js';
 import { encodeWav } from '../../src/voice/audio/index.js';
@@ -31,11 +30,8 @@ export const startIngestWorld = async (options: VoiceEvalServerOptions = {}): Pr
     ...options,
   });
   const provider = await createAiProvider(h, h, openai.url);
-  const models = await h.request('PATCH', `/api/v1/aiproviders/${provider}`, {
-    headers: await h.as('OWNER'),
-    body: { enabled_models: ['gpt-4o-mini', 'whisper-1'] },
-  });
-  expect(models.status).toBe(200);
+  const owner = await h.client('OWNER');
+  await owner.aiProviders.update(provider, { enabled_models: ['gpt-4o-mini', 'whisper-1'] });
   return { h, platforms, openai, agentId: (await makeAgent(h, h)).id };
 };
 
@@ -59,9 +55,6 @@ export const callsOf = (h: Harness, externalId: string) =>
 
 export const rowOf = (h: Harness, id: string) => h.db('call_import_rows').where({ id }).first();
 
-/** A production call read through the API (READER). */
-export const getCall = async (h: Harness, id: string) => {
-  const reply = await h.request('GET', `/api/v1/production-calls/${id}`, { headers: await h.as('READER') });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-  return ProductionCallSchema.parse(reply.body);
-};
+/** A production call read through the SDK (READER). */
+export const getCall = async (h: Harness, id: string): Promise<ProductionCall> =>
+  (await h.client('READER')).productionCalls.get(id);

@@ -1,4 +1,4 @@
-import { type Integration, IntegrationSchema } from '@voice-eval/contract';
+import type { Integration } from '@voice-eval/sdk';
 import { expect } from 'vitest';
 import type { Harness } from '../harness.js';
 import { callsOf, getCall } from './ingest-world.js';
@@ -10,11 +10,8 @@ const POLL = { timeout: 15_000, interval: 50 };
 export const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 
 /** The integration as the API answers it (READER). */
-export const readIntegration = async (h: Harness, id: string): Promise<Integration> => {
-  const reply = await h.request('GET', `/api/v1/integrations/${id}`, { headers: await h.as('READER') });
-  expect(reply.status).toBe(200);
-  return IntegrationSchema.parse(reply.body);
-};
+export const readIntegration = async (h: Harness, id: string): Promise<Integration> =>
+  (await h.client('READER')).integrations.get(id);
 
 const lastPolledAt = async (h: Harness, integrationId: string) => {
   const row = await h.db('integrations').where({ id: integrationId }).first('last_polled_at');
