@@ -5,8 +5,14 @@ import { insertEvaluation, insertRows } from '../../src/modules/evaluations/repo
 
 /** Test factories that write dispatch state straight into the database (no HTTP, no workers). */
 
+/** An organization and one of its workspaces, by id. */
+export type TenantScope = { organizationId: string; workspaceId: string };
+
 /** An organization with its default workspace. */
-export const makeOrganization = async (db: Knex, name = `Org ${randomUUID().slice(0, 6)}`) => {
+export const makeOrganization = async (
+  db: Knex,
+  name = `Org ${randomUUID().slice(0, 6)}`,
+): Promise<TenantScope> => {
   const [org] = await db('organizations').insert({ name }).returning('id');
   const workspaceId = await makeWorkspace(db, org.id, 'Default', true);
   return { organizationId: org.id as string, workspaceId };
@@ -18,7 +24,7 @@ export const makeWorkspace = async (
   organizationId: string,
   name = 'Workspace',
   isDefault = false,
-) => {
+): Promise<string> => {
   const slug = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomUUID().slice(0, 6)}`;
   const [ws] = await db('workspaces')
     .insert({ organization_id: organizationId, name, slug, is_default: isDefault })
@@ -29,9 +35,9 @@ export const makeWorkspace = async (
 /** A call import of the workspace with `rows` calls that have source transcripts; returns its row ids. */
 export const makeCallImport = async (
   db: Knex,
-  tenant: { organizationId: string; workspaceId: string },
+  tenant: TenantScope,
   rows: number,
-) => {
+): Promise<{ id: string; rowIds: string[] }> => {
   const scope = { organization_id: tenant.organizationId, workspace_id: tenant.workspaceId };
   const [schema] = await db('call_import_schemas')
     .insert({ ...scope, name: `Schema ${randomUUID()}`, created_by: 'fixture' })
@@ -55,10 +61,10 @@ export const makeCallImport = async (
 /** A pending evaluation of a new import with `rows` rows, enrolled in the dispatch rings. */
 export const makeEvaluation = async (
   db: Knex,
-  tenant: { organizationId: string; workspaceId: string },
+  tenant: TenantScope,
   rows: number,
   now = new Date(),
-) => {
+): Promise<{ id: string; callImportId: string }> => {
   const callImport = await makeCallImport(db, tenant, rows);
   const evaluation = await insertEvaluation(db, {
     organization_id: tenant.organizationId,
@@ -78,13 +84,12 @@ export const makeEvaluation = async (
 };
 
 /** Removes every evaluation and the round-robin state, so a test starts from an empty dispatch. */
-export const resetDispatch = async (db: Knex) => {
+export const resetDispatch = async (db: Knex): Promise<void> => {
   await db('evaluations').delete();
   await db('dispatch_tenants').delete();
   await db('dispatch_state').update({ global_cursor: 0 });
 };
 
-/** Rows in flight (running, live lease) per organization, workspace and evaluation, straight from the table. */
 /** In-flight items counted at every level of the dispatcher's limits: global, organization, workspace, job. */
 export const countByLevel = <Row extends { organization_id: string; workspace_id: string }>(
   rows: readonly Row[],
@@ -103,6 +108,7 @@ export const countByLevel = <Row extends { organization_id: string; workspace_id
   };
 };
 
+/** Rows in flight (running, live lease) per organization, workspace and evaluation, straight from the table. */
 export const liveCounts = async (db: Knex, now: Date) => {
   const rows: Array<{ organization_id: string; workspace_id: string; evaluation_id: string }> = await db(
     'evaluation_rows',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   AgentCreateBodySchema,
+  type EvaluatorSuite,
   EvaluatorSuiteCreateBodySchema,
   MetricCreateBodySchema,
   PersonaCreateBodySchema,
@@ -46,7 +47,11 @@ export type ScheduledSuiteOptions = {
  * A suite that can run (an agent with a connection, one persona, one scenario, an active metric)
  * with an enabled schedule, created with the clock at `createdAt`.
  */
-export const makeScheduledSuite = async (deps: Deps, ctx: RequestContext, options: ScheduledSuiteOptions) => {
+export const makeScheduledSuite = async (
+  deps: Deps,
+  ctx: RequestContext,
+  options: ScheduledSuiteOptions,
+): Promise<EvaluatorSuite> => {
   const tag = randomUUID().slice(0, 8);
   const connection = { kind: 'openai_chat', base_url: `http://${AGENT_HOST}:9/v1`, model: 'agent-model' };
   const agent = await createAgent(
