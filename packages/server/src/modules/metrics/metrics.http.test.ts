@@ -1,7 +1,7 @@
-import { MetricSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { makeDraftMetric, makeMetric } from '../../../test/factories/evaluators.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -9,19 +9,6 @@ beforeAll(async () => {
 });
 
 const uniqueName = (base = 'Metric') => `${base} ${Math.random().toString(36).slice(2, 8)}`;
-
-const makeMetric = async (
-  tenant: Tenant,
-  overrides: Record<string, unknown> = {},
-  path = '/api/v1/metrics',
-) => {
-  const reply = await h.request('POST', path, {
-    headers: await tenant.as('OWNER'),
-    body: { name: uniqueName(), ...overrides },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return MetricSchema.parse(reply.body);
-};
 
 const RUBRIC = 'Label #1\nName: Greets\nDefinition: Says hello.';
 
@@ -56,14 +43,14 @@ describeAccessRules(
       route: 'GET /api/v1/metrics/:metric_id',
       minRole: 'READER',
       scoped: true,
-      request: async (tenant) => ({ path: `/api/v1/metrics/${(await makeMetric(tenant)).id}` }),
+      request: async (tenant) => ({ path: `/api/v1/metrics/${(await makeMetric(h, tenant)).id}` }),
     },
     {
       route: 'PATCH /api/v1/metrics/:metric_id',
       minRole: 'MEMBER',
       scoped: true,
       request: async (tenant) => ({
-        path: `/api/v1/metrics/${(await makeMetric(tenant)).id}`,
+        path: `/api/v1/metrics/${(await makeMetric(h, tenant)).id}`,
         body: { description: 'changed' },
       }),
     },
@@ -72,21 +59,21 @@ describeAccessRules(
       minRole: 'MEMBER',
       scoped: true,
       request: async (tenant) => ({
-        path: `/api/v1/metrics/${(await makeMetric(tenant, {}, '/api/v1/metrics/drafts')).id}/promote`,
+        path: `/api/v1/metrics/${(await makeDraftMetric(h, tenant)).id}/promote`,
       }),
     },
     {
       route: 'DELETE /api/v1/metrics/:metric_id',
       minRole: 'MEMBER',
       scoped: true,
-      request: async (tenant) => ({ path: `/api/v1/metrics/${(await makeMetric(tenant)).id}` }),
+      request: async (tenant) => ({ path: `/api/v1/metrics/${(await makeMetric(h, tenant)).id}` }),
     },
   ],
 );
 
 describe('create and get', () => {
   it('creates a workspace metric with defaults, stamped with the active workspace', async () => {
-    const metric = await makeMetric(h, { tags: [' sales ', 'Sales', 'tone'] });
+    const metric = await makeMetric(h, h, { tags: [' sales ', 'Sales', 'tone'] });
     expect(metric).toMatchObject({
       organization_id: h.organizationId,
       workspace_id: h.workspaceId,
@@ -112,10 +99,10 @@ describe('create and get', () => {
   });
 
   it('derives custom_data_type from metric_type unless given', async () => {
-    expect((await makeMetric(h, { metric_type: 'rating' })).custom_data_type).toBe('integer');
-    expect((await makeMetric(h, { metric_type: 'number' })).custom_data_type).toBe('number');
+    expect((await makeMetric(h, h, { metric_type: 'rating' })).custom_data_type).toBe('integer');
+    expect((await makeMetric(h, h, { metric_type: 'number' })).custom_data_type).toBe('number');
     expect(
-      (await makeMetric(h, { metric_type: 'rating', custom_data_type: 'number' })).custom_data_type,
+      (await makeMetric(h, h, { metric_type: 'rating', custom_data_type: 'number' })).custom_data_type,
     ).toBe('number');
   });
 
@@ -149,10 +136,10 @@ describe('create and get', () => {
 describe('list', () => {
   it('lists active top-level metrics newest first, children inlined, with pagination', async () => {
     const tag = uniqueName('list').replace(' ', '-');
-    const parent = await makeMetric(h, { selection_mode: 'single_choice', tags: [tag] });
-    const child = await makeMetric(h, { parent_metric_id: parent.id, tags: [tag] });
-    const flat = await makeMetric(h, { tags: [tag] });
-    await makeMetric(h, { tags: [tag] }, '/api/v1/metrics/drafts');
+    const parent = await makeMetric(h, h, { selection_mode: 'single_choice', tags: [tag] });
+    const child = await makeMetric(h, h, { parent_metric_id: parent.id, tags: [tag] });
+    const flat = await makeMetric(h, h, { tags: [tag] });
+    await makeDraftMetric(h, h, { tags: [tag] });
     const headers = await h.as('READER');
     const page = await h.request('GET', `/api/v1/metrics?tag=${tag.toUpperCase()}`, { headers });
     expect(page.body.items.map((m: { id: string }) => m.id)).toEqual([flat.id, parent.id]);
@@ -166,9 +153,9 @@ describe('list', () => {
 
   it('filters by scope, lifecycle and a case-insensitive name substring', async () => {
     const word = Math.random().toString(36).slice(2, 8);
-    const ws = await makeMetric(h, { name: `Scope ${word} ws` });
-    const org = await makeMetric(h, { name: `Scope ${word} org`, scope: 'organization' });
-    const draft = await makeMetric(h, { name: `Scope ${word} draft` }, '/api/v1/metrics/drafts');
+    const ws = await makeMetric(h, h, { name: `Scope ${word} ws` });
+    const org = await makeMetric(h, h, { name: `Scope ${word} org`, scope: 'organization' });
+    const draft = await makeDraftMetric(h, h, { name: `Scope ${word} draft` });
     const headers = await h.as('READER');
     const ids = async (query: string) =>
       (await h.request('GET', `/api/v1/metrics?q=${word.toUpperCase()}${query}`, { headers })).body.items.map(
@@ -185,7 +172,7 @@ describe('list', () => {
 describe('tenant isolation', () => {
   it("never shows another organization's metrics, organization-scope ones included", async () => {
     const other = await h.createTenant();
-    const theirs = await makeMetric(other, { scope: 'organization' });
+    const theirs = await makeMetric(h, other, { scope: 'organization' });
     const headers = await h.as('OWNER');
     const list = await h.request('GET', '/api/v1/metrics?scope=organization&page_size=100', { headers });
     expect(list.body.items.map((m: { id: string }) => m.id)).not.toContain(theirs.id);
@@ -198,7 +185,7 @@ describe('tenant isolation', () => {
   });
 
   it('shows workspace metrics only in their workspace', async () => {
-    const mine = await makeMetric(h);
+    const mine = await makeMetric(h, h);
     const headers = await h.as('OWNER');
     const ws = await h.request('POST', '/api/v1/workspaces', { headers, body: { name: uniqueName('ws') } });
     const fromWs = { ...headers, 'x-workspace-id': ws.body.id };
