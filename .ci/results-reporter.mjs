@@ -1,7 +1,7 @@
-// A Vitest reporter for CI: writes each test file's project, path, wall time and tests (with the
-// message of each failure) to the JSON file named by CI_RESULTS_FILE, for .ci/totals.mjs. Vitest's
-// own JSON report leaves out the project, and one run holds the same file twice (on PGlite and on
-// Postgres).
+// A Vitest reporter for CI: writes each test file's project, path, wall time and tests (with each
+// one's duration and the message of each failure) to the JSON file named by CI_RESULTS_FILE, for
+// .ci/totals.mjs. Vitest's own JSON report leaves out the project, and one run holds the same file
+// twice (on PGlite and on Postgres).
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
@@ -23,7 +23,12 @@ export default class ResultsReporter {
         errors: module.errors().map(describe),
         tests: [...module.children.allTests()].map((test) => {
           const result = test.result();
-          return { name: test.fullName, state: result.state, errors: (result.errors ?? []).map(describe) };
+          return {
+            name: test.fullName,
+            state: result.state,
+            ms: test.diagnostic()?.duration ?? 0,
+            errors: (result.errors ?? []).map(describe),
+          };
         }),
       };
     });
