@@ -31,6 +31,7 @@ const server = {
 /** The server's tests that hold voice calls in real time, over loopback sockets. */
 const realTime = new Set([
   'test/suite-runs/voice-e2e.test.ts',
+  'test/suite-runs/voice-barge-in-e2e.test.ts',
   'test/suite-runs/voice-latency-e2e.test.ts',
   'test/suite-runs/voice-s3.test.ts',
   'test/crash/voice-crash.test.ts',
@@ -49,6 +50,8 @@ const browserRealTime = [
   'test/console/console-monitors.chromium.test.ts',
   'test/console/console-review.chromium.test.ts',
 ];
+/** Real-time files at once: each holds calls that wait on their timers (see the group below). */
+const REAL_TIME_WORKERS = 3;
 const serverFiles = databaseTestFiles(fileURLToPath(new URL('./packages/server', import.meta.url)));
 const notRealTime = (file: string) =>
   !realTime.has(file) && !realTimeOnce.includes(file) && !browserRealTime.includes(file);
@@ -117,8 +120,8 @@ export default defineConfig({
           isolate: false,
         },
       },
-      // after every other file (a group of their own), two at a time: these calls mostly wait on
-      // their timers, and a machine busy with other tests would delay them
+      // after every other file (a group of their own), so no CPU-bound test delays their timers:
+      // these calls mostly wait on them (the group used under a core of the two)
       ...onBothDatabases({
         ...server,
         test: {
@@ -126,6 +129,7 @@ export default defineConfig({
           name: 'server-realtime',
           include: [...realTime],
           sequence: { groupOrder: 1 },
+          maxWorkers: REAL_TIME_WORKERS,
         },
       }),
       {
@@ -136,6 +140,7 @@ export default defineConfig({
           include: realTimeOnce,
           env: { TEST_DATABASE_URL: '' },
           sequence: { groupOrder: 1 },
+          maxWorkers: REAL_TIME_WORKERS,
         },
       },
       {

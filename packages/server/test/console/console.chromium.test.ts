@@ -82,10 +82,12 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
         },
       ],
     });
+    // brisk speech on both sides: the two calls below are held in real time before any test runs
     agent = await startVoiceAgentDouble({
       registry: doubles.registry,
       latencyMs: 700,
       hangUpAfterGoodbye: true,
+      speechSpeed: 2,
     });
     h = await createHarness({
       fetchAllowlist: ['127.0.0.1'],
@@ -94,7 +96,12 @@ describe.skipIf(skipBrowser)(browserTitle('the console in Chromium'), () => {
     });
     const { suite, metrics } = await makeRunnableSuite(h, h, {
       connection: { kind: 'twilio_media_stream', url: agent.url },
-      persona: { response_delay_ms: 300, max_turns: 6, allow_interruptions: false },
+      persona: {
+        response_delay_ms: 300,
+        max_turns: 6,
+        allow_interruptions: false,
+        tts_config: { speed: 1.5 },
+      },
       scenario: () => ({
         description: 'Book a checkup.',
         required_info: { name: 'Ada Lovelace', date: 'March 3' },

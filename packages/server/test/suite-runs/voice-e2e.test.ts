@@ -1,43 +1,19 @@
-import { SuiteRunSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLINIC_GREETING } from '../../src/testing/clinic-agent.js';
-import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
 import { decodeWav, rmsDbfs } from '../../src/voice/audio/index.js';
-import { makeRunnableSuite, startRun } from '../factories/suite-runs.js';
-import { createHarness, type Harness } from '../harness.js';
-import { givenLatencies, startVoiceDoubles, type VoiceDoubles } from '../voice-doubles.js';
+import { givenLatencies } from '../voice-doubles.js';
+import { LATENCY_MS, startVoiceCallWorld, type VoiceCallWorld } from './voice-calls.js';
 
 /**
- * Suite runs over the voice channel end to end, in real time over loopback: the platform plays
- * Twilio's side of a Media Stream to a voice agent double, the persona speaks through a TTS double
- * and hears through an STT double (one speech registry, so no speech engine is needed), and the
- * calls are recorded, transcribed, scored and measured.
+ * Suite runs over the voice channel end to end (see `voice-calls.ts`): a call recorded, transcribed,
+ * scored and measured, and calls the agent leaves in silence or drops. The barge-in calls are in
+ * `voice-barge-in-e2e.test.ts`, so the two files' real-time calls run side by side.
  */
 
-// above the double's own VAD hangover (400 ms), so it can answer exactly this long after the caller stops
-const LATENCY_MS = 700;
-let h: Harness;
-let doubles: VoiceDoubles;
-const agents: VoiceAgentDouble[] = [];
-
+let world: VoiceCallWorld;
 beforeAll(async () => {
-  doubles = await startVoiceDoubles();
-  h = await createHarness({ fetchAllowlist: ['127.0.0.1'], simulationTurnTimeoutMs: 4000, env: doubles.env });
+  world = await startVoiceCallWorld();
 }, 60_000);
-afterAll(async () => {
-  await Promise.all([doubles.close(), ...agents.map((a) => a.close())]);
-});
-
-const voiceAgent = async (options: Parameters<typeof startVoiceAgentDouble>[0] = {}) => {
-  const agent = await startVoiceAgentDouble({
-    registry: doubles.registry,
-    latencyMs: LATENCY_MS,
-    hangUpAfterGoodbye: true,
-    ...options,
-  });
-  agents.push(agent);
-  return agent;
-};
+afterAll(() => world?.close());
 
 const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -45,48 +21,10 @@ const median = (values: readonly number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-/** A one-call voice run against `agent`, finished. */
-const runOnce = async (
-  agent: VoiceAgentDouble,
-  personaFields: Record<string, unknown> = {},
-  metrics?: Array<Record<string, unknown>>,
-) => {
-  const { suite } = await makeRunnableSuite(h, h, {
-    metrics,
-    connection: { kind: 'twilio_media_stream', url: agent.url, custom_parameters: { tenant: 'clinic' } },
-    persona: { response_delay_ms: 300, max_turns: 6, allow_interruptions: false, ...personaFields },
-    scenario: () => ({
-      description: 'Book a checkup.',
-      required_info: { name: 'Ada Lovelace', date: 'March 3' },
-    }),
-  });
-  const run = await startRun(h, h, suite.id);
-  const headers = await h.as('READER');
-  await expect
-    .poll(async () => (await h.request('GET', `/api/v1/suite-runs/${run.id}`, { headers })).body.status, {
-      timeout: 90_000,
-      interval: 250,
-    })
-    .toMatch(/^(completed|failed)$/);
-  const done = SuiteRunSchema.parse(
-    (await h.request('GET', `/api/v1/suite-runs/${run.id}`, { headers })).body,
-  );
-  const [call] = (await h.request('GET', `/api/v1/suite-runs/${run.id}/calls`, { headers })).body.items;
-  return { run: done, call };
-};
-
-/** The import row holding a finished run's (one) call: its recording and diarised transcript. */
-const recordedRow = async (run: { call_import_id: string | null }) =>
-  (
-    await h.request('GET', `/api/v1/call-imports/${run.call_import_id}?row_limit=10`, {
-      headers: await h.as('READER'),
-    })
-  ).body.rows[0];
-
 describe('suite runs over a Twilio Media Stream', () => {
   it('records both tracks, transcribes, scores and measures the agent’s latency', async () => {
-    const agent = await voiceAgent();
-    const { run, call } = await runOnce(agent, {}, [
+    const agent = await world.voiceAgent();
+    const { run, call } = await world.runOnce(agent, {}, [
       {},
       {
         name: 'Answers within 500 ms',
@@ -144,7 +82,7 @@ describe('suite runs over a Twilio Media Stream', () => {
     ).toBe(measures.agent_latency_p50_ms);
     expect(call.voice_events.some((e: { kind: string }) => e.kind === 'interruption')).toBe(false);
 
-    const row = await recordedRow(run);
+    const row = await world.recordedRow(run);
     expect(row.diarised_transcript_status).toBe('completed');
     // the recording measured again by its row, as an imported two-channel call would be
     expect(row.voice_measures).toMatchObject({ agent_interruptions: 0, caller_interruptions: 0 });
@@ -161,7 +99,9 @@ describe('suite runs over a Twilio Media Stream', () => {
     expect(row.diarised_transcript[0].text).toMatch(/Riverside Clinic/);
     expect(row.diarised_transcript.some((t: { speaker: string }) => t.speaker === 'user')).toBe(true);
     // the stereo recording: the agent on the left, the caller on the right
-    const wav = decodeWav(new Uint8Array((await h.server.deps.storage.get(row.recording_storage_key))!));
+    const wav = decodeWav(
+      new Uint8Array((await world.h.server.deps.storage.get(row.recording_storage_key))!),
+    );
     expect(wav).toMatchObject({ sampleRate: 8000 });
     expect(wav.channels).toHaveLength(2);
     expect(rmsDbfs(wav.channels[0]!)).toBeGreaterThan(-45);
@@ -173,7 +113,7 @@ describe('suite runs over a Twilio Media Stream', () => {
     expect(agent.streams[0]!.heard.map((u) => u.text).filter(Boolean), timeline).toEqual(said);
     // the transcript came from diarising the recording by channel: the caller's channel was
     // transcribed (the call itself only transcribes the agent), and turns carry audio-timeline times
-    const callerChannel = doubles.speech.transcribed.filter((t) =>
+    const callerChannel = world.doubles.speech.transcribed.filter((t) =>
       t.utterances.some((u) => said.includes(u.text)),
     );
     expect(callerChannel).toHaveLength(1);
@@ -188,8 +128,8 @@ describe('suite runs over a Twilio Media Stream', () => {
       { metric_name: 'Speaks within 5 s', scored: 1, passed: 1 },
     ]);
     const evaluation = (
-      await h.request('GET', `/api/v1/evaluations/${run.evaluation_id}/rows`, {
-        headers: await h.as('READER'),
+      await world.h.request('GET', `/api/v1/evaluations/${run.evaluation_id}/rows`, {
+        headers: await world.h.as('READER'),
       })
     ).body.items[0];
     expect(evaluation.results.slice(1)).toMatchObject([
@@ -202,60 +142,10 @@ describe('suite runs over a Twilio Media Stream', () => {
     ]);
   }, 120_000);
 
-  it('reports whether the agent yields when the caller barges in', async () => {
-    const yielded = (who: string) => [
-      {
-        name: `${who} yields`,
-        metric_type: 'boolean',
-        custom_config: { voice_measure: 'yielded_on_barge_in' },
-      },
-    ];
-    // the persona cuts in 2.5 s into an utterance: slow speech makes the greeting (2.6 s at speed 1)
-    // long enough that a stubborn agent still talks more than a second later, past YIELD_WITHIN_MS
-    const slow = { speechSpeed: 0.6 };
-    const polite = await runOnce(
-      await voiceAgent(slow),
-      { allow_interruptions: true, max_turns: 2 },
-      yielded('Polite'),
-    );
-    expect(polite.call.voice_measures).toMatchObject({ caller_interruptions: 1, yielded_on_barge_in: true });
-    expect(polite.call.voice_measures.clear_messages).toBeGreaterThanOrEqual(1);
-    expect(polite.call.voice_events).toContainEqual(
-      expect.objectContaining({ kind: 'interruption', by: 'caller', yielded: true }),
-    );
-    expect(polite.run.metric_summary[0]).toMatchObject({ metric_name: 'Polite yields', passed: 1 });
-    const stubborn = await runOnce(
-      await voiceAgent({ ...slow, ignoreBargeIn: true }),
-      { allow_interruptions: true, max_turns: 2 },
-      yielded('Stubborn'),
-    );
-    expect(stubborn.call.voice_measures).toMatchObject({
-      caller_interruptions: 1,
-      yielded_on_barge_in: false,
-    });
-    expect(stubborn.call.voice_events).toContainEqual(
-      expect.objectContaining({ kind: 'interruption', by: 'caller', yielded: false }),
-    );
-    expect(stubborn.run.metric_summary[0]).toMatchObject({ metric_name: 'Stubborn yields', flagged: 1 });
-  }, 180_000);
-
-  it('keeps only what played of an agent that sends ahead and clears on a barge-in', async () => {
-    // the whole greeting arrives at once, as from an agent forwarding a realtime model's audio
-    const agent = await voiceAgent({ speechSpeed: 0.6, sendAheadMs: 60_000 });
-    const { run, call } = await runOnce(agent, { allow_interruptions: true, max_turns: 2 });
-    expect(agent.streams[0]!.clears.length).toBeGreaterThanOrEqual(1);
-    expect(call.voice_measures).toMatchObject({ caller_interruptions: 1, yielded_on_barge_in: true });
-    // the recording, and so the transcript, end the greeting where the caller stopped hearing it
-    const [greeting] = (await recordedRow(run)).diarised_transcript;
-    expect(greeting.speaker).toBe('agent');
-    expect(CLINIC_GREETING.startsWith(greeting.text.replace(/[.,?]$/, ''))).toBe(true);
-    expect(greeting.text.length).toBeLessThan(CLINIC_GREETING.length - 10);
-  }, 180_000);
-
   it('ends the call with a typed error on a silent or a closed socket', async () => {
-    const silent = await runOnce(await voiceAgent({ silentAfterTurns: 1 }));
+    const silent = await world.runOnce(await world.voiceAgent({ silentAfterTurns: 1 }));
     expect(silent.call).toMatchObject({ status: 'failed', error: { code: 'agent_timeout' } });
-    const closed = await runOnce(await voiceAgent({ closeAfterTurns: 1 }));
+    const closed = await world.runOnce(await world.voiceAgent({ closeAfterTurns: 1 }));
     expect(closed.call).toMatchObject({ status: 'failed', error: { code: 'agent_unreachable' } });
   }, 180_000);
 });
