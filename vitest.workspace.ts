@@ -85,9 +85,10 @@ const onBothDatabases = <P extends Project>(project: P): P[] =>
  */
 export default defineConfig({
   test: {
-    // Vitest's default on two cores is one worker; the files mostly wait on sockets and the
-    // database, so two run side by side. The real-time projects run last, on their own.
-    maxWorkers: 2,
+    // Vitest's default on two cores is one worker; the files wait on sockets, the database and
+    // child processes between their bursts of work, so three run side by side. The real-time and
+    // the browser projects run after them, in groups of their own.
+    maxWorkers: 3,
     projects: [
       {
         ...source,
@@ -154,6 +155,8 @@ export default defineConfig({
           expect: { poll: { timeout: 15_000 } },
           // after the real-time group: Chromium's CPU would delay the timers of live calls
           sequence: { groupOrder: 2 },
+          // two browsers at a time: each renders on the CPU
+          maxWorkers: 2,
         },
       },
       {
