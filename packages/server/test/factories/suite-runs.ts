@@ -91,11 +91,11 @@ export const startRun = async (
   body: RequestBody<'suiteRuns', 'create'> = {},
 ): Promise<SuiteRun> => (await t.client()).suiteRuns.create(suiteId, body);
 
-/** Waits (up to a minute) until the run has ended, and returns it as the API shows it. */
-export const runFinished = async (h: Harness, runId: string): Promise<SuiteRun> => {
+/** Waits (up to `timeoutMs`) until the run has ended, and returns it as the API shows it. */
+export const runFinished = async (h: Harness, runId: string, timeoutMs = 60_000): Promise<SuiteRun> => {
   const client = await h.client('READER');
   await expect
-    .poll(async () => (await client.suiteRuns.get(runId)).status, { timeout: 60_000, interval: 100 })
+    .poll(async () => (await client.suiteRuns.get(runId)).status, { timeout: timeoutMs, interval: 100 })
     .toMatch(/^(completed|failed|cancelled)$/);
   return client.suiteRuns.get(runId);
 };

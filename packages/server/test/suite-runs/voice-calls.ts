@@ -1,7 +1,5 @@
-import { SuiteRunSchema } from '@voice-eval/contract';
-import { expect } from 'vitest';
 import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
-import { makeRunnableSuite, startRun } from '../factories/suite-runs.js';
+import { makeRunnableSuite, runFinished, startRun } from '../factories/suite-runs.js';
 import { createHarness, type Harness } from '../harness.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../voice-doubles.js';
 
@@ -53,19 +51,9 @@ export const startVoiceCallWorld = async () => {
         required_info: { name: 'Ada Lovelace', date: 'March 3' },
       }),
     });
-    const run = await startRun(h, h, suite.id);
-    const headers = await h.as('READER');
-    await expect
-      .poll(async () => (await h.request('GET', `/api/v1/suite-runs/${run.id}`, { headers })).body.status, {
-        timeout: 90_000,
-        interval: 250,
-      })
-      .toMatch(/^(completed|failed)$/);
-    const done = SuiteRunSchema.parse(
-      (await h.request('GET', `/api/v1/suite-runs/${run.id}`, { headers })).body,
-    );
-    const [call] = (await h.request('GET', `/api/v1/suite-runs/${run.id}/calls`, { headers })).body.items;
-    return { run: done, call };
+    const run = await runFinished(h, (await startRun(h, h, suite.id)).id, 90_000);
+    const [call] = (await (await h.client('READER')).suiteRuns.listCalls(run.id)).items;
+    return { run, call: call! };
   };
 
   /** The import row holding a finished run's (one) call: its recording and diarised transcript. */

@@ -1,5 +1,4 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { SuiteRunSchema } from '@voice-eval/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../../src/commands/set-plan.js';
 import { S3Storage } from '../../src/storage/index.js';
@@ -8,7 +7,7 @@ import { decodeWav } from '../../src/voice/audio/index.js';
 import { silentWav } from '../doubles/recordings.js';
 import { type S3Double, startS3Double } from '../doubles/s3.js';
 import { uploadFile } from '../factories/personas.js';
-import { makeRunnableSuite, startRun } from '../factories/suite-runs.js';
+import { makeRunnableSuite, runFinished, startRun } from '../factories/suite-runs.js';
 import { createHarness, type Harness } from '../harness.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../voice-doubles.js';
 
@@ -77,26 +76,17 @@ describe('a voice suite run on the S3 store', () => {
     const ambientKey = (await h.db('personas').where('id', personas[0]!.id).first())
       .background_noise_storage_key as string;
 
-    const run = await startRun(h, h, suite.id);
+    const done = await runFinished(h, (await startRun(h, h, suite.id)).id, 90_000);
     const headers = await h.as('READER');
-    await expect
-      .poll(async () => (await h.request('GET', `/api/v1/suite-runs/${run.id}`, { headers })).body.status, {
-        timeout: 90_000,
-        interval: 250,
-      })
-      .toMatch(/^(completed|failed)$/);
-    const done = SuiteRunSchema.parse(
-      (await h.request('GET', `/api/v1/suite-runs/${run.id}`, { headers })).body,
-    );
     expect(done).toMatchObject({ channel: 'voice', status: 'completed', calls_completed: 1 });
     expect(reads).toContain(ambientKey);
 
-    const [call] = (await h.request('GET', `/api/v1/suite-runs/${run.id}/calls`, { headers })).body.items;
+    const [call] = (await h.request('GET', `/api/v1/suite-runs/${done.id}/calls`, { headers })).body.items;
     const row = (
       await h.request('GET', `/api/v1/call-imports/${done.call_import_id}?row_limit=10`, { headers })
     ).body.rows[0];
     expect(row.recording_storage_key).toMatch(
-      new RegExp(`^simulations/${h.organizationId}/${run.id}/${call.id}-\\d+\\.wav$`),
+      new RegExp(`^simulations/${h.organizationId}/${done.id}/${call.id}-\\d+\\.wav$`),
     );
     // the object in the bucket is the stereo recording
     const client = new S3Client({
