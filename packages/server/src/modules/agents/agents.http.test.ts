@@ -1,6 +1,6 @@
-import { AgentSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
+import { makeAgent } from '../../../test/factories/evaluators.js';
 import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
 
 let h: Harness;
@@ -9,18 +9,6 @@ beforeAll(async () => {
 });
 
 let seq = 0;
-const createAgent = async (
-  t: Tenant,
-  body: Record<string, unknown> = {},
-  headers?: Record<string, string>,
-) => {
-  const reply = await h.request('POST', '/api/v1/agents', {
-    headers: headers ?? (await t.as('MEMBER')),
-    body: { name: `Agent ${++seq}`, call_type: 'inbound', call_medium: 'phone', ...body },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return AgentSchema.parse(reply.body);
-};
 
 /** A voice bundle row of the tenant's default workspace (the voice-bundles module owns its API). */
 const insertVoiceBundle = async (t: Tenant, workspaceId = t.workspaceId) => {
@@ -55,14 +43,14 @@ describeAccessRules(
       route: 'GET /api/v1/agents/:agent_id',
       minRole: 'READER',
       scoped: true,
-      request: async (t) => ({ path: `/api/v1/agents/${(await createAgent(t)).id}` }),
+      request: async (t) => ({ path: `/api/v1/agents/${(await makeAgent(h, t)).id}` }),
     },
     {
       route: 'PATCH /api/v1/agents/:agent_id',
       minRole: 'MEMBER',
       scoped: true,
       request: async (t) => ({
-        path: `/api/v1/agents/${(await createAgent(t)).id}`,
+        path: `/api/v1/agents/${(await makeAgent(h, t)).id}`,
         body: { description: 'x' },
       }),
     },
@@ -70,7 +58,7 @@ describeAccessRules(
       route: 'DELETE /api/v1/agents/:agent_id',
       minRole: 'MEMBER',
       scoped: true,
-      request: async (t) => ({ path: `/api/v1/agents/${(await createAgent(t)).id}` }),
+      request: async (t) => ({ path: `/api/v1/agents/${(await makeAgent(h, t)).id}` }),
     },
   ],
 );
@@ -78,7 +66,11 @@ describeAccessRules(
 describe('agents', () => {
   it('creates with defaults, stamps the workspace and the creator, and filters lists', async () => {
     const t = await h.createTenant();
-    const agent = await createAgent(t, { name: 'Billing bot' }, await t.as('OWNER'));
+    const agent = await (await t.client('OWNER')).agents.create({
+      name: 'Billing bot',
+      call_type: 'inbound',
+      call_medium: 'phone',
+    });
     expect(agent).toMatchObject({
       organization_id: t.organizationId,
       workspace_id: t.workspaceId,
@@ -87,7 +79,7 @@ describe('agents', () => {
       voice_bundle_id: null,
       created_by: t.owner.user.email,
     });
-    await createAgent(t, { name: 'Web helper', call_medium: 'web', call_type: 'outbound' });
+    await makeAgent(h, t, { name: 'Web helper', call_medium: 'web', call_type: 'outbound' });
     const headers = await t.as('READER');
     const byMedium = await h.request('GET', '/api/v1/agents?call_medium=web', { headers });
     expect(byMedium.body.items.map((a: { name: string }) => a.name)).toEqual(['Web helper']);
@@ -98,7 +90,7 @@ describe('agents', () => {
   it('names are unique per workspace, case-insensitively (409), but may repeat in another workspace', async () => {
     const t = await h.createTenant();
     const headers = await t.as('ADMIN');
-    await createAgent(t, { name: 'Concierge' });
+    await makeAgent(h, t, { name: 'Concierge' });
     expectProblem(
       await h.request('POST', '/api/v1/agents', {
         headers,
@@ -120,9 +112,9 @@ describe('agents', () => {
   it('checks phone_number against the medium: E.164 for phone, a SIP URI for sip, none for web', async () => {
     const t = await h.createTenant();
     const headers = await t.as('MEMBER');
-    const phone = await createAgent(t, { phone_number: '+14155550100' });
+    const phone = await makeAgent(h, t, { phone_number: '+14155550100' });
     expect(phone.phone_number).toBe('+14155550100');
-    const sip = await createAgent(t, { call_medium: 'sip', phone_number: 'sip:agent@pbx.example.com' });
+    const sip = await makeAgent(h, t, { call_medium: 'sip', phone_number: 'sip:agent@pbx.example.com' });
     expect(sip.call_medium).toBe('sip');
     for (const body of [
       { name: 'Bad phone', call_type: 'inbound', call_medium: 'phone', phone_number: '555-0100' },
@@ -145,7 +137,7 @@ describe('agents', () => {
   it('accepts only a voice bundle of the workspace', async () => {
     const t = await h.createTenant();
     const bundle = await insertVoiceBundle(t);
-    const agent = await createAgent(t, { voice_bundle_id: bundle });
+    const agent = await makeAgent(h, t, { voice_bundle_id: bundle });
     expect(agent.voice_bundle_id).toBe(bundle);
     const other = await h.createTenant();
     const foreign = await insertVoiceBundle(other);
@@ -184,7 +176,7 @@ describe('agents', () => {
           'The stt_llm_tts voice bundle lacks stt_provider, stt_model, llm_provider, llm_model, tts_provider, tts_model',
       },
     ]);
-    const agent = await createAgent(t);
+    const agent = await makeAgent(h, t);
     expectProblem(
       await h.request('PATCH', `/api/v1/agents/${agent.id}`, {
         headers,
@@ -218,7 +210,7 @@ describe('agents', () => {
   it('delete is 409 in_use while an evaluator uses the agent, 204 after', async () => {
     const t = await h.createTenant();
     const headers = await t.as('MEMBER');
-    const agent = await createAgent(t);
+    const agent = await makeAgent(h, t);
     const scenario = await h.request('POST', '/api/v1/scenarios', {
       headers,
       body: { name: 'Refund', agent_id: agent.id },

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { PersonaSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
+import { makePersona } from '../../../test/factories/evaluators.js';
 import {
   audioFixture,
   blobFiles,
@@ -10,7 +11,7 @@ import {
   tempDataDir,
   uploadFile,
 } from '../../../test/factories/personas.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 import { setPlan } from '../../commands/set-plan.js';
 
 const LIMIT = 64 * 1024;
@@ -24,16 +25,6 @@ beforeAll(async () => {
   await setPlan(h.db, h.organizationId, 'enterprise');
   h.server.deps.authCache.clear();
 });
-
-let seq = 0;
-const createPersona = async (t: Tenant, body: Record<string, unknown> = {}) => {
-  const reply = await h.request('POST', '/api/v1/personas', {
-    headers: await t.as('MEMBER'),
-    body: { name: `Persona ${++seq}`, tts_provider: 'elevenlabs', tts_voice_id: 'rachel', ...body },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return PersonaSchema.parse(reply.body);
-};
 
 const enterpriseTenant = async () => {
   const t = await h.createTenant();
@@ -57,13 +48,13 @@ describeAccessRules(multipartHarness, [
     route: 'POST /api/v1/personas/:persona_id/ambient-audio',
     minRole: 'MEMBER',
     scoped: true,
-    request: async (t) => ({ path: audioPath((await createPersona(t)).id), body: audioFixture('wav') }),
+    request: async (t) => ({ path: audioPath((await makePersona(h, t)).id), body: audioFixture('wav') }),
   },
   {
     route: 'DELETE /api/v1/personas/:persona_id/ambient-audio',
     minRole: 'MEMBER',
     scoped: true,
-    request: async (t) => ({ path: audioPath((await createPersona(t)).id) }),
+    request: async (t) => ({ path: audioPath((await makePersona(h, t)).id) }),
   },
 ]);
 
@@ -71,7 +62,7 @@ describe('ambient audio', () => {
   it('stores an upload under the data folder and selects it; replace then delete leaves no blob behind', async () => {
     const t = await enterpriseTenant();
     const headers = await t.as('MEMBER');
-    const persona = await createPersona(t);
+    const persona = await makePersona(h, t);
     const first = await uploadFile(h.url, audioPath(persona.id), headers, audioFixture('wav'), 'noise.wav');
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const uploaded = PersonaSchema.parse(first.body);
@@ -98,7 +89,7 @@ describe('ambient audio', () => {
   it('accepts every supported container by its magic bytes', async () => {
     const t = await enterpriseTenant();
     const headers = await t.as('MEMBER');
-    const persona = await createPersona(t);
+    const persona = await makePersona(h, t);
     for (const format of ['wav', 'mp3', 'ogg', 'flac', 'm4a'] as const) {
       const reply = await uploadFile(h.url, audioPath(persona.id), headers, audioFixture(format), 'x.dat');
       expect(reply.status, format).toBe(200);
@@ -110,7 +101,7 @@ describe('ambient audio', () => {
   it('a renamed text file is 415, an oversize file 413, a missing file 422; nothing is stored', async () => {
     const t = await enterpriseTenant();
     const headers = await t.as('MEMBER');
-    const persona = await createPersona(t);
+    const persona = await makePersona(h, t);
     const text = new TextEncoder().encode('just some words pretending to be audio\n'.repeat(20));
     expectProblem(
       await uploadFile(h.url, audioPath(persona.id), headers, text, 'noise.wav', 'audio/wav'),
@@ -129,7 +120,7 @@ describe('ambient audio', () => {
   it('a video MP4 is 415 and nothing is stored; an audio-only MP4 of the same brand is m4a audio', async () => {
     const t = await enterpriseTenant();
     const headers = await t.as('MEMBER');
-    const persona = await createPersona(t);
+    const persona = await makePersona(h, t);
     const fixture = (name: string) =>
       readFileSync(join(import.meta.dirname, '../../../test/fixtures/audio', name));
     const video = await uploadFile(
@@ -159,7 +150,7 @@ describe('ambient audio', () => {
   it('is 403 feature_not_available on the free plan, for upload and delete', async () => {
     const t = await h.createTenant();
     const headers = await t.as('OWNER');
-    const persona = await createPersona(t);
+    const persona = await makePersona(h, t);
     expectProblem(
       await uploadFile(h.url, audioPath(persona.id), headers, audioFixture('wav')),
       403,
@@ -176,7 +167,7 @@ describe('ambient audio', () => {
   it('removes the new blob when the row cannot take it (persona deleted mid-upload)', async () => {
     const t = await enterpriseTenant();
     const headers = await t.as('MEMBER');
-    const persona = await createPersona(t);
+    const persona = await makePersona(h, t);
     storage.afterPut = () => h.db('personas').where({ id: persona.id }).delete();
     const reply = await uploadFile(h.url, audioPath(persona.id), headers, audioFixture('wav'));
     storage.afterPut = undefined;
@@ -187,7 +178,7 @@ describe('ambient audio', () => {
   it('deleting a persona removes its ambient audio', async () => {
     const t = await enterpriseTenant();
     const headers = await t.as('MEMBER');
-    const persona = await createPersona(t);
+    const persona = await makePersona(h, t);
     await uploadFile(h.url, audioPath(persona.id), headers, audioFixture('ogg'));
     expect(blobFiles(dataDir, t.organizationId)).toHaveLength(1);
     expect((await h.request('DELETE', `/api/v1/personas/${persona.id}`, { headers })).status).toBe(204);

@@ -1,7 +1,7 @@
-import { PersonaSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { makePersona } from '../../../test/factories/evaluators.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -9,14 +9,6 @@ beforeAll(async () => {
 });
 
 let seq = 0;
-const createPersona = async (t: Tenant, body: Record<string, unknown> = {}) => {
-  const reply = await h.request('POST', '/api/v1/personas', {
-    headers: await t.as('MEMBER'),
-    body: { name: `Persona ${++seq}`, tts_provider: 'elevenlabs', tts_voice_id: 'rachel', ...body },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return PersonaSchema.parse(reply.body);
-};
 
 describeAccessRules(
   () => h,
@@ -34,14 +26,14 @@ describeAccessRules(
       route: 'GET /api/v1/personas/:persona_id',
       minRole: 'READER',
       scoped: true,
-      request: async (t) => ({ path: `/api/v1/personas/${(await createPersona(t)).id}` }),
+      request: async (t) => ({ path: `/api/v1/personas/${(await makePersona(h, t)).id}` }),
     },
     {
       route: 'PATCH /api/v1/personas/:persona_id',
       minRole: 'MEMBER',
       scoped: true,
       request: async (t) => ({
-        path: `/api/v1/personas/${(await createPersona(t)).id}`,
+        path: `/api/v1/personas/${(await makePersona(h, t)).id}`,
         body: { max_turns: 12 },
       }),
     },
@@ -49,7 +41,7 @@ describeAccessRules(
       route: 'DELETE /api/v1/personas/:persona_id',
       minRole: 'MEMBER',
       scoped: true,
-      request: async (t) => ({ path: `/api/v1/personas/${(await createPersona(t)).id}` }),
+      request: async (t) => ({ path: `/api/v1/personas/${(await makePersona(h, t)).id}` }),
     },
   ],
 );
@@ -57,7 +49,7 @@ describeAccessRules(
 describe('personas', () => {
   it('fills sensible defaults and lists built-in personas beside the custom ones', async () => {
     const t = await h.createTenant();
-    const persona = await createPersona(t, { name: 'Nervous Ned' });
+    const persona = await makePersona(h, t, { name: 'Nervous Ned' });
     expect(persona).toMatchObject({
       gender: 'neutral',
       is_custom: true,
@@ -113,7 +105,7 @@ describe('personas', () => {
       },
     });
     expectProblem(bad, 422, 'rule_violation');
-    const cafe = await createPersona(t, { background_noise_preset: 'cafe' });
+    const cafe = await makePersona(h, t, { background_noise_preset: 'cafe' });
     expect(cafe).toMatchObject({ background_noise_source: 'preset', background_noise_preset: 'cafe' });
     const quiet = await h.request('PATCH', `/api/v1/personas/${cafe.id}`, {
       headers,
@@ -132,7 +124,7 @@ describe('personas', () => {
 
   it('a duplicate name in the workspace is 409', async () => {
     const t = await h.createTenant();
-    await createPersona(t, { name: 'Twin' });
+    await makePersona(h, t, { name: 'Twin' });
     expectProblem(
       await h.request('POST', '/api/v1/personas', {
         headers: await t.as('MEMBER'),

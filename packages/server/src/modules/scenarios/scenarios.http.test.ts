@@ -1,7 +1,7 @@
-import { ScenarioSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { makeAgent, makeScenario } from '../../../test/factories/evaluators.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -9,23 +9,6 @@ beforeAll(async () => {
 });
 
 let seq = 0;
-const createScenario = async (t: Tenant, body: Record<string, unknown> = {}) => {
-  const reply = await h.request('POST', '/api/v1/scenarios', {
-    headers: await t.as('MEMBER'),
-    body: { name: `Scenario ${++seq}`, ...body },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return ScenarioSchema.parse(reply.body);
-};
-
-const createAgent = async (t: Tenant) => {
-  const reply = await h.request('POST', '/api/v1/agents', {
-    headers: await t.as('MEMBER'),
-    body: { name: `Agent ${++seq}`, call_type: 'inbound', call_medium: 'phone' },
-  });
-  return reply.body.id as string;
-};
-
 describeAccessRules(
   () => h,
   [
@@ -43,14 +26,14 @@ describeAccessRules(
       route: 'GET /api/v1/scenarios/:scenario_id',
       minRole: 'READER',
       scoped: true,
-      request: async (t) => ({ path: `/api/v1/scenarios/${(await createScenario(t)).id}` }),
+      request: async (t) => ({ path: `/api/v1/scenarios/${(await makeScenario(h, t)).id}` }),
     },
     {
       route: 'PATCH /api/v1/scenarios/:scenario_id',
       minRole: 'MEMBER',
       scoped: true,
       request: async (t) => ({
-        path: `/api/v1/scenarios/${(await createScenario(t)).id}`,
+        path: `/api/v1/scenarios/${(await makeScenario(h, t)).id}`,
         body: { description: 'Caller wants a refund' },
       }),
     },
@@ -58,7 +41,7 @@ describeAccessRules(
       route: 'DELETE /api/v1/scenarios/:scenario_id',
       minRole: 'MEMBER',
       scoped: true,
-      request: async (t) => ({ path: `/api/v1/scenarios/${(await createScenario(t)).id}` }),
+      request: async (t) => ({ path: `/api/v1/scenarios/${(await makeScenario(h, t)).id}` }),
     },
   ],
 );
@@ -67,10 +50,10 @@ describe('scenarios', () => {
   it('keeps required_info as any JSON value or null', async () => {
     const t = await h.createTenant();
     const headers = await t.as('MEMBER');
-    const none = await createScenario(t);
+    const none = await (await t.client()).scenarios.create({ name: `Scenario ${++seq}` });
     expect(none).toMatchObject({ required_info: null, description: '', agent_id: null });
     for (const value of ['order number', 42, true, ['name', 'dob'], { account: { id: 'A-1' } }]) {
-      const s = await createScenario(t, { required_info: value });
+      const s = await makeScenario(h, t, { required_info: value });
       expect(s.required_info).toEqual(value);
     }
     const cleared = await h.request('PATCH', `/api/v1/scenarios/${none.id}`, {
@@ -87,15 +70,15 @@ describe('scenarios', () => {
 
   it('binds to an agent of the workspace only, and lists by agent', async () => {
     const t = await h.createTenant();
-    const agentId = await createAgent(t);
-    const bound = await createScenario(t, { agent_id: agentId });
-    await createScenario(t);
+    const agentId = (await makeAgent(h, t)).id;
+    const bound = await makeScenario(h, t, { agent_id: agentId });
+    await makeScenario(h, t);
     const list = await h.request('GET', `/api/v1/scenarios?agent_id=${agentId}`, {
       headers: await t.as('READER'),
     });
     expect(list.body).toMatchObject({ total: 1, items: [{ id: bound.id }] });
     const other = await h.createTenant();
-    const foreignAgent = await createAgent(other);
+    const foreignAgent = (await makeAgent(h, other)).id;
     expectProblem(
       await h.request('POST', '/api/v1/scenarios', {
         headers: await t.as('MEMBER'),
@@ -108,7 +91,7 @@ describe('scenarios', () => {
 
   it('a duplicate name in the workspace is 409', async () => {
     const t = await h.createTenant();
-    await createScenario(t, { name: 'Cancel plan' });
+    await makeScenario(h, t, { name: 'Cancel plan' });
     expectProblem(
       await h.request('POST', '/api/v1/scenarios', {
         headers: await t.as('MEMBER'),
@@ -122,8 +105,8 @@ describe('scenarios', () => {
   it('delete is 409 in_use while an evaluator uses the scenario', async () => {
     const t = await h.createTenant();
     const headers = await t.as('MEMBER');
-    const agentId = await createAgent(t);
-    const scenario = await createScenario(t);
+    const agentId = (await makeAgent(h, t)).id;
+    const scenario = await makeScenario(h, t);
     const personas = await h.request('GET', '/api/v1/personas?is_custom=false', { headers });
     await h.request('POST', '/api/v1/evaluators', {
       headers,
