@@ -1,6 +1,6 @@
-import { MetricSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
+import { makeDraftMetric, makeMetric } from '../../../test/factories/evaluators.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
 
 let h: Harness;
@@ -14,12 +14,6 @@ const uniqueKey = (base = 'key') => `${base}_${Math.random().toString(36).slice(
 const post = async (path: string, body: Record<string, unknown>) =>
   h.request('POST', path, { headers: await h.as('MEMBER'), body });
 
-const make = async (overrides: Record<string, unknown> = {}, path = '/api/v1/metrics') => {
-  const reply = await post(path, { name: uniqueName(), ...overrides });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return MetricSchema.parse(reply.body);
-};
-
 const listIds = async (query = '') =>
   (
     await h.request('GET', `/api/v1/metrics?page_size=100${query}`, { headers: await h.as('READER') })
@@ -27,7 +21,7 @@ const listIds = async (query = '') =>
 
 describe('drafts and promotion', () => {
   it('creates drafts hidden from default lists and promotes them with promoted_from_draft_at', async () => {
-    const draft = await make({ description: 'Studio idea' }, '/api/v1/metrics/drafts');
+    const draft = await makeDraftMetric(h, h, { description: 'Studio idea' });
     expect(draft).toMatchObject({ lifecycle: 'draft', promoted_from_draft_at: null });
     expect(await listIds()).not.toContain(draft.id);
     expect(await listIds('&lifecycle=draft')).toContain(draft.id);
@@ -45,14 +39,14 @@ describe('drafts and promotion', () => {
   });
 
   it("keeps a child's lifecycle equal to its parent's and promotes children with their parent", async () => {
-    const parent = await make({ selection_mode: 'multi_label' }, '/api/v1/metrics/drafts');
+    const parent = await makeDraftMetric(h, h, { selection_mode: 'multi_label' });
     expectProblem(
       await post('/api/v1/metrics', { name: uniqueName(), parent_metric_id: parent.id }),
       422,
       'rule_violation',
     );
-    const child = await make({ parent_metric_id: parent.id }, '/api/v1/metrics/drafts');
-    const active = await make({ selection_mode: 'multi_label' });
+    const child = await makeDraftMetric(h, h, { parent_metric_id: parent.id });
+    const active = await makeMetric(h, h, { selection_mode: 'multi_label' });
     expectProblem(
       await post('/api/v1/metrics/drafts', { name: uniqueName(), parent_metric_id: active.id }),
       422,
@@ -70,7 +64,7 @@ describe('drafts and promotion', () => {
   });
 
   it('accepts an empty body or none on promote, but not unknown fields (422)', async () => {
-    const draft = await make({}, '/api/v1/metrics/drafts');
+    const draft = await makeDraftMetric(h, h);
     const reply = await h.request('POST', `/api/v1/metrics/${draft.id}/promote`, {
       headers: await h.as('MEMBER'),
       body: { lifecycle: 'active' },
@@ -86,7 +80,7 @@ describe('drafts and promotion', () => {
 
 describe('update', () => {
   it('applies a partial update and keeps the other fields', async () => {
-    const metric = await make({ description: 'before', tags: ['a'] });
+    const metric = await makeMetric(h, h, { description: 'before', tags: ['a'] });
     const reply = await h.request('PATCH', `/api/v1/metrics/${metric.id}`, {
       headers: await h.as('MEMBER'),
       body: { description: 'after', capture_rationale: true, custom_config: { min: 0, max: 10 } },
@@ -103,7 +97,7 @@ describe('update', () => {
   });
 
   it('ignores scope in an update: it is fixed at creation', async () => {
-    const metric = await make();
+    const metric = await makeMetric(h, h);
     const reply = await h.request('PATCH', `/api/v1/metrics/${metric.id}`, {
       headers: await h.as('MEMBER'),
       body: { scope: 'organization' },
@@ -115,8 +109,8 @@ describe('update', () => {
 
 describe('delete', () => {
   it('deletes a parent with its children (204), then 404', async () => {
-    const parent = await make({ selection_mode: 'single_choice' });
-    const child = await make({ parent_metric_id: parent.id });
+    const parent = await makeMetric(h, h, { selection_mode: 'single_choice' });
+    const child = await makeMetric(h, h, { parent_metric_id: parent.id });
     const headers = await h.as('MEMBER');
     expect((await h.request('DELETE', `/api/v1/metrics/${parent.id}`, { headers })).status).toBe(204);
     expectProblem(await h.request('GET', `/api/v1/metrics/${child.id}`, { headers }), 404, 'not_found');
@@ -124,8 +118,11 @@ describe('delete', () => {
   });
 
   it('deletes one child and leaves the parent', async () => {
-    const parent = await make({ selection_mode: 'single_choice' });
-    const [a, b] = [await make({ parent_metric_id: parent.id }), await make({ parent_metric_id: parent.id })];
+    const parent = await makeMetric(h, h, { selection_mode: 'single_choice' });
+    const [a, b] = [
+      await makeMetric(h, h, { parent_metric_id: parent.id }),
+      await makeMetric(h, h, { parent_metric_id: parent.id }),
+    ];
     expect(
       (await h.request('DELETE', `/api/v1/metrics/${a.id}`, { headers: await h.as('MEMBER') })).status,
     ).toBe(204);
@@ -134,8 +131,8 @@ describe('delete', () => {
   });
 
   it('refuses to delete a metric, or the parent of a metric, that an evaluator suite uses (409 in_use)', async () => {
-    const parent = await make({ selection_mode: 'multi_label' });
-    const child = await make({ parent_metric_id: parent.id });
+    const parent = await makeMetric(h, h, { selection_mode: 'multi_label' });
+    const child = await makeMetric(h, h, { parent_metric_id: parent.id });
     const [agent] = await h
       .db('agents')
       .insert({
@@ -207,11 +204,11 @@ describe('from-discovered', () => {
 
   it('refuses a key whose slug already exists, whatever the case or punctuation (409)', async () => {
     const key = uniqueKey('greets_caller');
-    await make({ name: key.toUpperCase().replace(/_/g, '-') });
+    await makeMetric(h, h, { name: key.toUpperCase().replace(/_/g, '-') });
     const reply = await post('/api/v1/metrics/from-discovered', { key, name: key, metric_type: 'boolean' });
     expectProblem(reply, 409, 'conflict');
     const org = uniqueKey('org_wide');
-    await make({ name: org, scope: 'organization' });
+    await makeMetric(h, h, { name: org, scope: 'organization' });
     expectProblem(
       await post('/api/v1/metrics/from-discovered', { key: org, name: org, metric_type: 'boolean' }),
       409,

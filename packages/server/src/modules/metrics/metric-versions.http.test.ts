@@ -1,6 +1,7 @@
 import { MetricSchema, MetricVersionSchema, pageOf } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
+import { makeDraftMetric, makeMetric } from '../../../test/factories/evaluators.js';
 import { createHarness, type Harness } from '../../../test/harness.js';
 import * as migration from '../../db/migrations/20261129000500_create_metric_versions.js';
 import * as drafts from '../../db/migrations/20261129000800_add_metric_version_drafts.js';
@@ -11,15 +12,6 @@ beforeAll(async () => {
 });
 
 const uniqueName = (base = 'Metric') => `${base} ${Math.random().toString(36).slice(2, 8)}`;
-
-const make = async (body: Record<string, unknown> = {}, path = '/api/v1/metrics') => {
-  const reply = await h.request('POST', path, {
-    headers: await h.as('MEMBER'),
-    body: { name: uniqueName(), ...body },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return MetricSchema.parse(reply.body);
-};
 
 const patch = async (id: string, body: Record<string, unknown>) => {
   const reply = await h.request('PATCH', `/api/v1/metrics/${id}`, { headers: await h.as('MEMBER'), body });
@@ -35,7 +27,10 @@ const versionsOf = async (id: string) => {
 
 describe('metric versions', () => {
   it('numbers each change to what a metric judges, keeps the earlier ones as they were, and ignores the rest', async () => {
-    const metric = await make({ description: 'Did the agent greet the caller?', example: 'Hello!' });
+    const metric = await makeMetric(h, h, {
+      description: 'Did the agent greet the caller?',
+      example: 'Hello!',
+    });
     expect(metric.version).toBe(1);
     const first = await versionsOf(metric.id);
     expect(first).toMatchObject({
@@ -85,10 +80,10 @@ describe('metric versions', () => {
   });
 
   it("versions a category with its labels: a child added, reworded or removed is the parent's next version", async () => {
-    const parent = await make({ selection_mode: 'single_choice', metric_type: 'category' });
-    const child = await make({ parent_metric_id: parent.id, description: 'Asked for a refund' });
+    const parent = await makeMetric(h, h, { selection_mode: 'single_choice', metric_type: 'category' });
+    const child = await makeMetric(h, h, { parent_metric_id: parent.id, description: 'Asked for a refund' });
     expect(child.version).toBe(2);
-    const other = await make({ parent_metric_id: parent.id, description: 'Asked for a manager' });
+    const other = await makeMetric(h, h, { parent_metric_id: parent.id, description: 'Asked for a manager' });
     expect(other.version).toBe(3);
     expect((await patch(child.id, { description: 'Asked for their money back' })).version).toBe(4);
     const read = MetricSchema.parse(
@@ -118,11 +113,11 @@ describe('metric versions', () => {
   });
 
   it('gives concurrent edits one number each', async () => {
-    const metric = await make({ description: 'v1' });
-    const parent = await make({ selection_mode: 'single_choice', metric_type: 'category' });
+    const metric = await makeMetric(h, h, { description: 'v1' });
+    const parent = await makeMetric(h, h, { selection_mode: 'single_choice', metric_type: 'category' });
     const edits = await Promise.all([
       ...['v2', 'v3', 'v4', 'v5'].map((description) => patch(metric.id, { description })),
-      ...[0, 1, 2].map(() => make({ parent_metric_id: parent.id })),
+      ...[0, 1, 2].map(() => makeMetric(h, h, { parent_metric_id: parent.id })),
     ]);
     expect(
       edits
@@ -145,7 +140,7 @@ describe('metric versions', () => {
   });
 
   it("calls a draft's current version a draft until it is promoted", async () => {
-    const draft = await make({ description: 'Studio idea' }, '/api/v1/metrics/drafts');
+    const draft = await makeDraftMetric(h, h, { description: 'Studio idea' });
     expect((await versionsOf(draft.id)).items).toMatchObject([{ version: 1, status: 'draft' }]);
     await patch(draft.id, { description: 'Studio idea, sharper' });
     const promoted = await h.request('POST', `/api/v1/metrics/${draft.id}/promote`, {
@@ -159,9 +154,16 @@ describe('metric versions', () => {
   });
 
   it('gives each metric made before versions existed its version 1, as the metric stands', async () => {
-    const plain = await make({ description: 'Was the caller helped?', custom_config: { note: 'x' } });
-    const parent = await make({ selection_mode: 'multi_label', metric_type: 'category' });
-    const child = await make({ parent_metric_id: parent.id, description: 'Refund', example: 'Money back' });
+    const plain = await makeMetric(h, h, {
+      description: 'Was the caller helped?',
+      custom_config: { note: 'x' },
+    });
+    const parent = await makeMetric(h, h, { selection_mode: 'multi_label', metric_type: 'category' });
+    const child = await makeMetric(h, h, {
+      parent_metric_id: parent.id,
+      description: 'Refund',
+      example: 'Money back',
+    });
     const before = (await versionsOf(plain.id)).items[0]!;
     // the migration again, over metrics that exist: as an upgraded server runs it (and the later
     // one that adds drafts to its table)
@@ -186,7 +188,7 @@ describe('metric versions', () => {
       headers: await h.as('READER'),
     });
     expectProblem(missing, 404, 'not_found');
-    const theirs = await make();
+    const theirs = await makeMetric(h, h);
     const other = await h.createTenant();
     const foreign = await h.request('GET', `/api/v1/metrics/${theirs.id}/versions`, {
       headers: await other.as('OWNER'),
