@@ -1,4 +1,4 @@
-import type { Agent, Metric, Persona, RequestBody, Scenario } from '@voice-eval/sdk';
+import type { Agent, Evaluator, Metric, Persona, RequestBody, Scenario } from '@voice-eval/sdk';
 import type { Harness, Tenant } from '../harness.js';
 
 /**
@@ -64,4 +64,19 @@ export const makeTriple = async (h: Harness, t: Tenant) => {
 export const countEvaluators = async (h: Harness, organizationId: string): Promise<number> => {
   const [row] = await h.db('evaluators').where({ organization_id: organizationId }).count({ n: '*' });
   return Number(row?.n ?? 0);
+};
+
+/** An evaluator of the tenant over a new agent, scenario and custom persona (through the SDK as a MEMBER). */
+export const makeEvaluator = async (
+  h: Harness,
+  t: Tenant,
+  overrides: Partial<RequestBody<'evaluators', 'create'>> = {},
+): Promise<Evaluator> => {
+  const { agent, scenario, persona } = await makeTriple(h, t);
+  return (await t.client()).evaluators.create({
+    agent_id: agent.id,
+    scenario_id: scenario.id,
+    persona_id: persona.id,
+    ...overrides,
+  });
 };

@@ -6,6 +6,7 @@ import {
   countEvaluators,
   makeAgent,
   makeDraftMetric,
+  makeEvaluator,
   makeMetric,
   makePersona,
   makeScenario,
@@ -17,16 +18,6 @@ let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
 });
-
-const createEvaluator = async (t: Tenant, body: Record<string, unknown> = {}) => {
-  const { agent, scenario, persona } = await makeTriple(h, t);
-  const reply = await h.request('POST', '/api/v1/evaluators', {
-    headers: await t.as('MEMBER'),
-    body: { agent_id: agent.id, scenario_id: scenario.id, persona_id: persona.id, ...body },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return EvaluatorSchema.parse(reply.body);
-};
 
 const bulkBody = async (t: Tenant) => {
   const { agent, scenario, persona } = await makeTriple(h, t);
@@ -63,14 +54,14 @@ describeAccessRules(
       route: 'GET /api/v1/evaluators/:evaluator_id',
       minRole: 'READER',
       scoped: true,
-      request: async (t) => ({ path: `/api/v1/evaluators/${(await createEvaluator(t)).id}` }),
+      request: async (t) => ({ path: `/api/v1/evaluators/${(await makeEvaluator(h, t)).id}` }),
     },
     {
       route: 'PATCH /api/v1/evaluators/:evaluator_id',
       minRole: 'MEMBER',
       scoped: true,
       request: async (t) => ({
-        path: `/api/v1/evaluators/${(await createEvaluator(t)).id}`,
+        path: `/api/v1/evaluators/${(await makeEvaluator(h, t)).id}`,
         body: { tags: ['x'] },
       }),
     },
@@ -78,7 +69,7 @@ describeAccessRules(
       route: 'DELETE /api/v1/evaluators/:evaluator_id',
       minRole: 'MEMBER',
       scoped: true,
-      request: async (t) => ({ path: `/api/v1/evaluators/${(await createEvaluator(t)).id}` }),
+      request: async (t) => ({ path: `/api/v1/evaluators/${(await makeEvaluator(h, t)).id}` }),
     },
   ],
 );
@@ -127,7 +118,7 @@ describe('evaluators', () => {
     const good = await makeMetric(h, t);
     const draft = await makeDraftMetric(h, t);
     const foreign = await makeMetric(h, other);
-    const evaluator = await createEvaluator(t);
+    const evaluator = await makeEvaluator(h, t);
     const reply = await h.request('PATCH', `/api/v1/evaluators/${evaluator.id}`, {
       headers: await t.as('MEMBER'),
       body: { metric_ids: [good.id, draft.id, foreign.id, '1b4e28ba-2fa1-41d2-883f-0016d3cca427'] },
