@@ -1,7 +1,8 @@
-import { AIProviderSchema, AIProviderTestResultSchema } from '@voice-eval/contract';
+import { AIProviderTestResultSchema } from '@voice-eval/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { makeAiProvider } from '../../../test/factories/ai-providers.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 import { type OpenAiDouble, startOpenAiDouble } from '../../testing/openai-compatible.js';
 
 const API_KEY = 'sk-live-4f9d2c7a1b8e6f3d5a0c9b7e2d4f6a8c';
@@ -18,22 +19,10 @@ beforeAll(async () => {
 });
 afterAll(() => double?.close());
 
-let seq = 0;
-const unique = (label: string) => `${label} ${++seq}`;
-
-const createProvider = async (t: Tenant, body: Record<string, unknown> = {}) => {
-  const reply = await h.request('POST', '/api/v1/aiproviders', {
-    headers: await t.as('ADMIN'),
-    body: { provider: 'vllm', name: unique('Local'), ...body },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return AIProviderSchema.parse(reply.body);
-};
-
 describe('AI provider secrets', () => {
   it('stores the api_key sealed, answers it masked, and never logs it', async () => {
     const t = await h.createTenant();
-    const created = await createProvider(t, {
+    const created = await makeAiProvider(h, t, {
       provider: 'openai_compatible',
       api_key: API_KEY,
       endpoint_url: double.url,
@@ -69,7 +58,7 @@ describe('AI provider secrets', () => {
   it('a failed test reports invalid_credentials without echoing the key, and records last_tested_at', async () => {
     const t = await h.createTenant();
     const wrongKey = 'sk-wrong-0a1b2c3d4e5f6a7b8c9d0e1f';
-    const created = await createProvider(t, { api_key: wrongKey, endpoint_url: double.url });
+    const created = await makeAiProvider(h, t, { api_key: wrongKey, endpoint_url: double.url });
     expect(created.last_tested_at).toBeNull();
     const reply = await h.request('POST', `/api/v1/aiproviders/${created.id}/test`, {
       headers: await t.as('ADMIN'),
@@ -87,7 +76,7 @@ describe('AI provider secrets', () => {
 
   it('a successful test lists the models through the gateway with the stored key', async () => {
     const t = await h.createTenant();
-    const created = await createProvider(t, { api_key: API_KEY, endpoint_url: double.url });
+    const created = await makeAiProvider(h, t, { api_key: API_KEY, endpoint_url: double.url });
     const before = double.requests.length;
     const reply = await h.request('POST', `/api/v1/aiproviders/${created.id}/test`, {
       headers: await t.as('OWNER'),
@@ -102,8 +91,8 @@ describe('AI provider secrets', () => {
   it('a test without a usable endpoint is endpoint_not_configured; via a gateway, gateway_not_configured', async () => {
     const t = await h.createTenant();
     const headers = await t.as('ADMIN');
-    const direct = await createProvider(t, { provider: 'vllm' });
-    const gateway = await createProvider(t, { routing_mode: 'gateway' });
+    const direct = await makeAiProvider(h, t, { provider: 'vllm' });
+    const gateway = await makeAiProvider(h, t, { routing_mode: 'gateway' });
     const a = await h.request('POST', `/api/v1/aiproviders/${direct.id}/test`, { headers, body: {} });
     const b = await h.request('POST', `/api/v1/aiproviders/${gateway.id}/test`, { headers, body: {} });
     expect(a.body.error.code).toBe('endpoint_not_configured');

@@ -1,7 +1,7 @@
-import { AIProviderSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { makeAiProvider } from '../../../test/factories/ai-providers.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 
 const API_KEY = 'sk-live-4f9d2c7a1b8e6f3d5a0c9b7e2d4f6a8c';
 const GATEWAY_SECRET = 'gw-secret-91c3e5a7b9d1f3a5c7e9';
@@ -13,15 +13,6 @@ beforeAll(async () => {
 
 let seq = 0;
 const unique = (label: string) => `${label} ${++seq}`;
-
-const createProvider = async (t: Tenant, body: Record<string, unknown> = {}) => {
-  const reply = await h.request('POST', '/api/v1/aiproviders', {
-    headers: await t.as('ADMIN'),
-    body: { provider: 'vllm', name: unique('Local'), ...body },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return AIProviderSchema.parse(reply.body);
-};
 
 describeAccessRules(
   () => h,
@@ -43,14 +34,14 @@ describeAccessRules(
       route: 'GET /api/v1/aiproviders/:aiprovider_id',
       minRole: 'READER',
       scoped: true,
-      request: async (t) => ({ path: `/api/v1/aiproviders/${(await createProvider(t)).id}` }),
+      request: async (t) => ({ path: `/api/v1/aiproviders/${(await makeAiProvider(h, t)).id}` }),
     },
     {
       route: 'PATCH /api/v1/aiproviders/:aiprovider_id',
       minRole: 'ADMIN',
       scoped: true,
       request: async (t) => ({
-        path: `/api/v1/aiproviders/${(await createProvider(t)).id}`,
+        path: `/api/v1/aiproviders/${(await makeAiProvider(h, t)).id}`,
         body: { enabled_models: ['llama-3'] },
       }),
     },
@@ -58,14 +49,17 @@ describeAccessRules(
       route: 'DELETE /api/v1/aiproviders/:aiprovider_id',
       minRole: 'ADMIN',
       scoped: true,
-      request: async (t) => ({ path: `/api/v1/aiproviders/${(await createProvider(t)).id}` }),
+      request: async (t) => ({ path: `/api/v1/aiproviders/${(await makeAiProvider(h, t)).id}` }),
     },
     {
       route: 'POST /api/v1/aiproviders/:aiprovider_id/test',
       minRole: 'ADMIN',
       scoped: true,
       // no endpoint: the test fails as a value, without any network call
-      request: async (t) => ({ path: `/api/v1/aiproviders/${(await createProvider(t)).id}/test`, body: {} }),
+      request: async (t) => ({
+        path: `/api/v1/aiproviders/${(await makeAiProvider(h, t)).id}/test`,
+        body: {},
+      }),
     },
   ],
 );
@@ -73,7 +67,7 @@ describeAccessRules(
 describe('AI provider settings', () => {
   it('answers every spec field with effective routing resolved by the gateway', async () => {
     const t = await h.createTenant();
-    const plain = await createProvider(t);
+    const plain = await makeAiProvider(h, t);
     expect(plain).toMatchObject({
       routing_mode: 'inherit',
       effective_routing: 'inherit',
@@ -86,7 +80,7 @@ describe('AI provider settings', () => {
       gateway_extra_headers: {},
       last_tested_at: null,
     });
-    const viaGateway = await createProvider(t, {
+    const viaGateway = await makeAiProvider(h, t, {
       gateway_base_url: 'https://gateway.example/v1',
       gateway_interface: 'native_openai',
       gateway_auth_secret_env: 'VOICE_EVAL_GATEWAY_UNSET_IN_TESTS',
@@ -99,7 +93,7 @@ describe('AI provider settings', () => {
       gateway_managed: true,
       gateway_extra_headers: { 'x-team': 'qa' },
     });
-    const withSecret = await createProvider(t, {
+    const withSecret = await makeAiProvider(h, t, {
       gateway_base_url: 'https://gateway.example/v1',
       gateway_auth_secret: GATEWAY_SECRET,
     });
@@ -117,7 +111,7 @@ describe('AI provider settings', () => {
       422,
       'rule_violation',
     );
-    const created = await createProvider(t, { routing_mode: 'direct', api_key: API_KEY });
+    const created = await makeAiProvider(h, t, { routing_mode: 'direct', api_key: API_KEY });
     expectProblem(
       await h.request('PATCH', `/api/v1/aiproviders/${created.id}`, { headers, body: { api_key: null } }),
       422,
@@ -127,8 +121,8 @@ describe('AI provider settings', () => {
 
   it('keeps one default per organization: the first one, then moved in a transaction', async () => {
     const t = await h.createTenant();
-    const first = await createProvider(t);
-    const second = await createProvider(t, { provider: 'groq' });
+    const first = await makeAiProvider(h, t);
+    const second = await makeAiProvider(h, t, { provider: 'groq' });
     expect([first.is_default, second.is_default]).toEqual([true, false]);
     const headers = await t.as('ADMIN');
     const moved = await h.request('PATCH', `/api/v1/aiproviders/${second.id}`, {
@@ -136,7 +130,7 @@ describe('AI provider settings', () => {
       body: { is_default: true },
     });
     expect(moved.body.is_default).toBe(true);
-    const third = await createProvider(t, { is_default: true });
+    const third = await makeAiProvider(h, t, { is_default: true });
     const defaults = await h
       .db('ai_providers')
       .where({ organization_id: t.organizationId, is_default: true });
@@ -146,13 +140,13 @@ describe('AI provider settings', () => {
   it('a duplicate name of the same provider is 409; list filters by provider', async () => {
     const t = await h.createTenant();
     const headers = await t.as('ADMIN');
-    await createProvider(t, { name: 'Main' });
+    await makeAiProvider(h, t, { name: 'Main' });
     expectProblem(
       await h.request('POST', '/api/v1/aiproviders', { headers, body: { provider: 'vllm', name: 'MAIN' } }),
       409,
       'conflict',
     );
-    await createProvider(t, { provider: 'groq', name: 'Main' });
+    await makeAiProvider(h, t, { provider: 'groq', name: 'Main' });
     const list = await h.request('GET', '/api/v1/aiproviders?provider=groq', { headers });
     expect(list.body).toMatchObject({ total: 1, items: [{ provider: 'groq', name: 'Main' }] });
   });
@@ -160,8 +154,8 @@ describe('AI provider settings', () => {
   it('listProviderRecords gives the gateway the decrypted key of active credentials, default first', async () => {
     const { listProviderRecords } = await import('./service.js');
     const t = await h.createTenant();
-    await createProvider(t, { api_key: API_KEY, provider: 'openai' });
-    const inactive = await createProvider(t, { is_active: false });
+    await makeAiProvider(h, t, { api_key: API_KEY, provider: 'openai' });
+    const inactive = await makeAiProvider(h, t, { is_active: false });
     const records = await listProviderRecords(h.server.deps, t.organizationId);
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ provider: 'openai', api_key: API_KEY, is_default: true });
@@ -171,7 +165,7 @@ describe('AI provider settings', () => {
   it('delete removes the credential; another organization cannot see or delete it', async () => {
     const t = await h.createTenant();
     const other = await h.createTenant();
-    const created = await createProvider(t);
+    const created = await makeAiProvider(h, t);
     expectProblem(
       await h.request('DELETE', `/api/v1/aiproviders/${created.id}`, { headers: await other.as('OWNER') }),
       404,
