@@ -1,11 +1,12 @@
-import { IntegrationSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
 import { makeAgent } from '../../../test/factories/evaluators.js';
-import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
+import { INTEGRATION_SECRET, makeIntegration } from '../../../test/factories/integrations.js';
+import { createHarness, type Harness } from '../../../test/harness.js';
 import { readIntegrationCredentials } from './service.js';
 
-const SECRET = 'vapi-private-3c5e7a9b1d3f5a7c9e1b';
+/** The secret key the integrations of `makeIntegration` carry. */
+const SECRET = INTEGRATION_SECRET;
 
 let h: Harness;
 beforeAll(async () => {
@@ -13,15 +14,6 @@ beforeAll(async () => {
 });
 
 let seq = 0;
-const createIntegration = async (t: Tenant, body: Record<string, unknown> = {}) => {
-  const reply = await h.request('POST', '/api/v1/integrations', {
-    headers: await t.as('ADMIN'),
-    body: { platform: 'vapi', name: `Vapi ${++seq}`, secret_key: SECRET, ...body },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return IntegrationSchema.parse(reply.body);
-};
-
 describeAccessRules(
   () => h,
   [
@@ -42,14 +34,14 @@ describeAccessRules(
       route: 'GET /api/v1/integrations/:integration_id',
       minRole: 'READER',
       scoped: true,
-      request: async (t) => ({ path: `/api/v1/integrations/${(await createIntegration(t)).id}` }),
+      request: async (t) => ({ path: `/api/v1/integrations/${(await makeIntegration(h, t)).id}` }),
     },
     {
       route: 'PATCH /api/v1/integrations/:integration_id',
       minRole: 'ADMIN',
       scoped: true,
       request: async (t) => ({
-        path: `/api/v1/integrations/${(await createIntegration(t)).id}`,
+        path: `/api/v1/integrations/${(await makeIntegration(h, t)).id}`,
         body: { public_key: 'pk_123' },
       }),
     },
@@ -57,7 +49,7 @@ describeAccessRules(
       route: 'DELETE /api/v1/integrations/:integration_id',
       minRole: 'ADMIN',
       scoped: true,
-      request: async (t) => ({ path: `/api/v1/integrations/${(await createIntegration(t)).id}` }),
+      request: async (t) => ({ path: `/api/v1/integrations/${(await makeIntegration(h, t)).id}` }),
     },
   ],
 );
@@ -65,7 +57,7 @@ describeAccessRules(
 describe('integrations', () => {
   it('stores the secret sealed, never answers it, and opens it for server-side use', async () => {
     const t = await h.createTenant();
-    const created = await createIntegration(t, { public_key: 'pk_live_abc' });
+    const created = await makeIntegration(h, t, { public_key: 'pk_live_abc' });
     expect(created).toMatchObject({
       organization_id: t.organizationId,
       platform: 'vapi',
@@ -106,9 +98,9 @@ describe('integrations', () => {
   it('replaces the secret on update and moves the platform default', async () => {
     const t = await h.createTenant();
     const headers = await t.as('ADMIN');
-    const first = await createIntegration(t);
-    const second = await createIntegration(t);
-    const retell = await createIntegration(t, { platform: 'retell' });
+    const first = await makeIntegration(h, t);
+    const second = await makeIntegration(h, t);
+    const retell = await makeIntegration(h, t, { platform: 'retell' });
     expect([first.is_default, second.is_default, retell.is_default]).toEqual([true, false, true]);
     const updated = await h.request('PATCH', `/api/v1/integrations/${second.id}`, {
       headers,
@@ -130,7 +122,7 @@ describe('integrations', () => {
   it('a duplicate name on a platform is 409; lists filter by platform and stay in the organization', async () => {
     const t = await h.createTenant();
     const headers = await t.as('ADMIN');
-    await createIntegration(t, { name: 'Prod' });
+    await makeIntegration(h, t, { name: 'Prod' });
     expectProblem(
       await h.request('POST', '/api/v1/integrations', {
         headers,
@@ -139,7 +131,7 @@ describe('integrations', () => {
       409,
       'conflict',
     );
-    await createIntegration(t, { platform: 'retell', name: 'Prod' });
+    await makeIntegration(h, t, { platform: 'retell', name: 'Prod' });
     const list = await h.request('GET', '/api/v1/integrations?platform=retell', {
       headers: await t.as('READER'),
     });
@@ -153,7 +145,7 @@ describe('integrations', () => {
     const t = await h.createTenant();
     const headers = await t.as('ADMIN');
     const API_KEY = 'xi-api-key-value-0042';
-    const created = await createIntegration(t, { platform: 'elevenlabs', api_key: API_KEY });
+    const created = await makeIntegration(h, t, { platform: 'elevenlabs', api_key: API_KEY });
     expect(created.has_api_key).toBe(true);
     expect(JSON.stringify(created)).not.toContain(API_KEY);
     expect(JSON.stringify(await h.db('integrations').where({ id: created.id }).first())).not.toContain(
@@ -184,7 +176,7 @@ describe('integrations', () => {
     expect(
       await h.db('integrations').where({ organization_id: t.organizationId, name: 'keyed' }),
     ).toHaveLength(0);
-    const vapi = await createIntegration(t);
+    const vapi = await makeIntegration(h, t);
     const patched = await h.request('PATCH', `/api/v1/integrations/${vapi.id}`, {
       headers,
       body: { api_key: API_KEY, name: 'changed' },
@@ -206,13 +198,13 @@ describe('integrations', () => {
     const t = await h.createTenant();
     const headers = await t.as('ADMIN');
     const agent = await makeAgent(h, t);
-    const retell = await createIntegration(t, { platform: 'retell', agent_id: agent.id });
+    const retell = await makeIntegration(h, t, { platform: 'retell', agent_id: agent.id });
     expect(retell).toMatchObject({
       agent_id: agent.id,
       ingest_url: expect.stringContaining(`/ingest/retell/${retell.id}`),
     });
     expect(retell.ingest_token).toBeUndefined();
-    expect((await createIntegration(t, { platform: 'bland' })).ingest_url).toBeNull();
+    expect((await makeIntegration(h, t, { platform: 'bland' })).ingest_url).toBeNull();
     const otherAgent = await makeAgent(h, h);
     const foreign = await h.request('POST', '/api/v1/integrations', {
       headers,
