@@ -1,6 +1,7 @@
 import { WebhookEndpointSchema, WebhookEndpointWithSecretSchema } from '@voice-eval/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeAccessRules, expectProblem } from '../../../test/access-rules.js';
+import { makeWebhookEndpoint, TEST_HOOK_URL } from '../../../test/factories/webhook-endpoints.js';
 import { createHarness, type Harness, type Tenant } from '../../../test/harness.js';
 import { secretContext } from './wire.js';
 
@@ -11,20 +12,12 @@ beforeAll(async () => {
 });
 
 const BASE = '/api/v1/webhook-endpoints';
-const HOOK = 'http://127.0.0.1:9/hooks/a';
-
-const createEndpoint = async (t: Tenant, body: Record<string, unknown> = {}) => {
-  const reply = await h.request('POST', BASE, {
-    headers: await t.as('ADMIN'),
-    body: { url: HOOK, events: ['evaluation.completed'], ...body },
-  });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return WebhookEndpointWithSecretSchema.parse(reply.body);
-};
+/** Where the endpoints of `makeWebhookEndpoint` point. */
+const HOOK = TEST_HOOK_URL;
 
 /** A finished delivery of a ping to a new endpoint of `t` (marked failed directly: workers are off). */
 const finishedDelivery = async (t: Tenant) => {
-  const endpoint = await createEndpoint(t);
+  const endpoint = await makeWebhookEndpoint(h, t);
   const ping = await h.request('POST', `${BASE}/${endpoint.id}/ping`, {
     headers: await t.as('ADMIN'),
     body: {},
@@ -47,7 +40,7 @@ describeAccessRules(
       minRole: 'ADMIN' as const,
       scoped: true,
       request: async (t: Tenant) => ({
-        path: `${BASE}/${(await createEndpoint(t)).id}`,
+        path: `${BASE}/${(await makeWebhookEndpoint(h, t)).id}`,
         body: method === 'PATCH' ? { description: 'changed' } : undefined,
       }),
     })),
@@ -55,13 +48,16 @@ describeAccessRules(
       route: `POST /api/v1/webhook-endpoints/:endpoint_id/${action}`,
       minRole: 'ADMIN' as const,
       scoped: true,
-      request: async (t: Tenant) => ({ path: `${BASE}/${(await createEndpoint(t)).id}/${action}`, body: {} }),
+      request: async (t: Tenant) => ({
+        path: `${BASE}/${(await makeWebhookEndpoint(h, t)).id}/${action}`,
+        body: {},
+      }),
     })),
     {
       route: 'GET /api/v1/webhook-endpoints/:endpoint_id/deliveries',
       minRole: 'ADMIN',
       scoped: true,
-      request: async (t) => ({ path: `${BASE}/${(await createEndpoint(t)).id}/deliveries` }),
+      request: async (t) => ({ path: `${BASE}/${(await makeWebhookEndpoint(h, t)).id}/deliveries` }),
     },
     {
       route: 'POST /api/v1/webhook-endpoints/:endpoint_id/deliveries/:delivery_id/redeliver',
@@ -78,7 +74,7 @@ describeAccessRules(
 describe('webhook endpoints', () => {
   it('shows the secret once, stores it sealed, and never returns it again', async () => {
     const t = await h.createTenant();
-    const created = await createEndpoint(t, {
+    const created = await makeWebhookEndpoint(h, t, {
       description: 'Ops',
       events: ['evaluation.completed', 'suite_run.failed'],
     });
@@ -107,7 +103,7 @@ describe('webhook endpoints', () => {
 
   it('rotates the secret: a new one, shown once, and the old one no longer stored', async () => {
     const t = await h.createTenant();
-    const created = await createEndpoint(t);
+    const created = await makeWebhookEndpoint(h, t);
     const rotated = await h.request('POST', `${BASE}/${created.id}/rotate-secret`, {
       headers: await t.as('ADMIN'),
       body: {},
@@ -124,8 +120,8 @@ describe('webhook endpoints', () => {
   it('updates, filters by enabled, and deletes', async () => {
     const t = await h.createTenant();
     const headers = await t.as('ADMIN');
-    const a = await createEndpoint(t);
-    await createEndpoint(t, { enabled: false });
+    const a = await makeWebhookEndpoint(h, t);
+    await makeWebhookEndpoint(h, t, { enabled: false });
     const patched = await h.request('PATCH', `${BASE}/${a.id}`, {
       headers,
       body: { events: ['metric_clusters.completed'], url: 'http://127.0.0.1:9/other' },
@@ -144,7 +140,7 @@ describe('webhook endpoints', () => {
   it('disabling fails the waiting deliveries; enabling clears the server’s reason', async () => {
     const t = await h.createTenant();
     const headers = await t.as('ADMIN');
-    const endpoint = await createEndpoint(t);
+    const endpoint = await makeWebhookEndpoint(h, t);
     const ping = await h.request('POST', `${BASE}/${endpoint.id}/ping`, { headers, body: {} });
     expect(ping.status).toBe(202);
     expect(ping.body).toMatchObject({ status: 'pending', event_type: 'ping', attempts: [] });
@@ -170,7 +166,7 @@ describe('webhook endpoints', () => {
   it('redelivers a finished delivery as a new one of the same event; 409 while it is under way', async () => {
     const t = await h.createTenant();
     const headers = await t.as('ADMIN');
-    const endpoint = await createEndpoint(t);
+    const endpoint = await makeWebhookEndpoint(h, t);
     const ping = await h.request('POST', `${BASE}/${endpoint.id}/ping`, { headers, body: {} });
     const path = `${BASE}/${endpoint.id}/deliveries/${ping.body.id}/redeliver`;
     expectProblem(await h.request('POST', path, { headers, body: {} }), 409, 'conflict');
@@ -207,7 +203,7 @@ describe('webhook endpoints', () => {
     expect(reply.body.errors).toEqual([
       { path: 'body.url', message: expect.stringContaining('VOICE_EVAL_FETCH_ALLOWLIST') },
     ]);
-    const existing = await createEndpoint(t);
+    const existing = await makeWebhookEndpoint(h, t);
     expectProblem(
       await h.request('PATCH', `${BASE}/${existing.id}`, { headers, body: { url } }),
       422,
@@ -220,7 +216,7 @@ describe('webhook endpoints', () => {
   it('answers bad input on every route with problem+json and changes nothing', async () => {
     const t = await h.createTenant();
     const headers = await t.as('ADMIN');
-    const endpoint = await createEndpoint(t);
+    const endpoint = await makeWebhookEndpoint(h, t);
     const bad: Array<[string, string, unknown, number]> = [
       ['POST', BASE, { url: 'not a url', events: ['evaluation.completed'] }, 422],
       ['POST', BASE, { url: HOOK, events: [] }, 422],
