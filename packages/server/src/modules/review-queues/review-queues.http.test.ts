@@ -1,4 +1,5 @@
 import { type ReviewItemSchema, ReviewQueueSchema } from '@voice-eval/contract';
+import type { RequestBody } from '@voice-eval/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from '../../../test/access-rules.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/doubles/webhook-receiver.js';
@@ -9,6 +10,7 @@ import {
   settled,
   startEvaluation,
 } from '../../../test/factories/evaluations.js';
+import { makeReviewQueue } from '../../../test/factories/review-queues.js';
 import type { Harness, Headers } from '../../../test/harness.js';
 import { createJudgeHarness } from '../../../test/judge-harness.js';
 import type { JudgeDouble } from '../../testing/judge.js';
@@ -56,12 +58,6 @@ const scored = async (prefix: string, n: number, failing: readonly number[]) => 
   return { metric, calls, evaluation };
 };
 
-const createQueue = async (body: Record<string, unknown>, headers = alice) => {
-  const reply = await h.request('POST', '/api/v1/review-queues', { headers, body });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return ReviewQueueSchema.parse(reply.body);
-};
-
 const itemsOf = async (queueId: string, query = '') =>
   (await h.request('GET', `/api/v1/review-queues/${queueId}/items?page_size=100${query}`, { headers: alice }))
     .body.items as Array<ReturnType<typeof ReviewItemSchema.parse>>;
@@ -75,7 +71,7 @@ const next = async (queueId: string, headers: Headers) => {
 describe('review queues', () => {
   it('samples an evaluation by strategy and seed: flagged calls first, the same calls for the same seed', async () => {
     const { metric, evaluation } = await scored('pick', 8, [2, 5, 7]);
-    const body = {
+    const body: RequestBody<'reviewQueues', 'create'> = {
       name: 'Flagged first',
       source: { kind: 'evaluation', evaluation_id: evaluation.id },
       metric_ids: [metric.id],
@@ -83,7 +79,7 @@ describe('review queues', () => {
       strategy: 'flagged_first',
       seed: 42,
     };
-    const queue = await createQueue(body);
+    const queue = await makeReviewQueue(h, alice, body);
     expect(queue).toMatchObject({
       status: 'open',
       seed: 42,
@@ -94,12 +90,13 @@ describe('review queues', () => {
     expect(new Set(items.slice(0, 3).map((i) => i.conversation_id))).toEqual(
       new Set(['pick-2', 'pick-5', 'pick-7']),
     );
-    const again = await createQueue({ ...body, name: 'Same seed' });
+    const again = await makeReviewQueue(h, alice, { ...body, name: 'Same seed' });
     expect((await itemsOf(again.id)).map((i) => i.conversation_id)).toEqual(
       items.map((i) => i.conversation_id),
     );
     // a sample larger than the source takes every call
-    expect((await createQueue({ ...body, name: 'All', sample_size: 100 })).counts.total).toBe(8);
+    const all = await makeReviewQueue(h, alice, { ...body, name: 'All', sample_size: 100 });
+    expect(all.counts.total).toBe(8);
   });
 
   it('puts calls whose labels disagree with the judge first, and samples a call import too', async () => {
@@ -110,7 +107,7 @@ describe('review queues', () => {
       headers: alice,
       body: { value: false },
     });
-    const queue = await createQueue({
+    const queue = await makeReviewQueue(h, alice, {
       name: 'Disputes',
       source: { kind: 'evaluation', evaluation_id: evaluation.id },
       metric_ids: [metric.id],
@@ -118,7 +115,7 @@ describe('review queues', () => {
       strategy: 'disagreement_first',
     });
     expect((await itemsOf(queue.id))[0]!.conversation_id).toBe('dispute-4');
-    const fromImport = await createQueue({
+    const fromImport = await makeReviewQueue(h, alice, {
       name: 'Import',
       source: { kind: 'call_import', call_import_id: calls.id },
       metric_ids: [metric.id],
@@ -129,7 +126,7 @@ describe('review queues', () => {
 
   it('never hands two reviewers the same call, a claim that expires returns to the queue, and done needs labels', async () => {
     const { metric, evaluation } = await scored('claim', 4, []);
-    const queue = await createQueue({
+    const queue = await makeReviewQueue(h, alice, {
       name: 'Claims',
       source: { kind: 'evaluation', evaluation_id: evaluation.id },
       metric_ids: [metric.id],
@@ -233,7 +230,7 @@ describe('review queues', () => {
   it('gives a call back on release, keeps assigned queues to their reviewers, and refuses bad sources', async () => {
     const { metric, evaluation } = await scored('assign', 2, []);
     const me = (await h.request('GET', '/api/v1/auth/me', { headers: alice })).body.user.email as string;
-    const queue = await createQueue({
+    const queue = await makeReviewQueue(h, alice, {
       name: 'Assigned',
       source: { kind: 'evaluation', evaluation_id: evaluation.id },
       metric_ids: [metric.id],
