@@ -24,8 +24,12 @@ export type EarListeners = {
   onStart(): void;
   /** Every frame while the caller speaks. */
   onSpeech(speech: HeardSpeech): void;
-  /** The utterance ended at `endMs` (where speech stopped, before the VAD's hangover). */
-  onEnd(audio: Int16Array, startMs: number, endMs: number): void;
+  /**
+   * The utterance ended at `endMs` (where speech stopped, before the VAD's hangover). `unsent`: its
+   * end was heard in the silence the platform did not send (its audio stopped after the speech, as
+   * a platform's does that sends nothing between turns).
+   */
+  onEnd(audio: Int16Array, startMs: number, endMs: number, unsent: boolean): void;
 };
 
 /** Joins 20 ms frames. */
@@ -59,6 +63,8 @@ export function createCallerEar(hangoverMs: number, listeners: EarListeners) {
   let utterance: HeardSpeech | null = null;
   let stallTimer: NodeJS.Timeout | undefined;
   let closed = false;
+  /** Whether the frames being heard are the silence the platform did not send. */
+  let unsent = false;
   const audioMs = () => framesIn * FRAME_MS;
 
   /**
@@ -76,7 +82,9 @@ export function createCallerEar(hangoverMs: number, listeners: EarListeners) {
       const heard = framesIn;
       setImmediate(() => {
         if (framesIn !== heard || closed) return; // audio came: `hear` watches again
+        unsent = true;
         for (let i = 0; i < 500 && utterance; i++) onFrame(new Int16Array(FRAME));
+        unsent = false;
       });
     }, STALL_MS);
   };
@@ -96,7 +104,8 @@ export function createCallerEar(hangoverMs: number, listeners: EarListeners) {
       utterance = null;
       const audio = joinFrames(frames);
       const boundary = result.boundaryMs ?? audioMs();
-      listeners.onEnd(audio, startMs, preciseEnd(audio, audioMs() - frames.length * FRAME_MS, boundary));
+      const endMs = preciseEnd(audio, audioMs() - frames.length * FRAME_MS, boundary);
+      listeners.onEnd(audio, startMs, endMs, unsent);
     } else if (utterance) listeners.onSpeech(utterance);
   };
 

@@ -16,6 +16,8 @@ import { createCallerEar, type HeardSpeech, joinFrames } from './voice-agent-ear
 const RATE = 8000;
 const FRAME = samplesPerFrame(RATE);
 const FRAME_MS = (FRAME * 1000) / RATE;
+/** No caller frame for this long while a reply waits for the caller's audio: the platform stopped; reply. */
+const AUDIO_WAIT_LIMIT_MS = 2000;
 
 /** Synthesised μ-law speech by voice, speed and text, shared by a double's streams. */
 export type VoicedCache = Map<string, Uint8Array>;
@@ -42,9 +44,11 @@ export function serveVoiceAgentStream(
    * The caller's audio time (ms) the pending reply waits for: `latencyMs` after the caller's
    * speech ended. The reply timer runs on the wall clock; when it fires before that much audio has
    * arrived (the platform's frames delayed on a busy machine), the reply waits for the frames, so
-   * the agent never answers sooner than its latency on the call's own timeline.
+   * the agent never answers sooner than its latency on the call's own timeline. A platform that
+   * sends nothing between turns has no such audio: its replies keep to the wall clock.
    */
   let replyAtAudioMs: number | null = null;
+  let audioWait: NodeJS.Timeout | undefined;
 
   const now = () => performance.now() - startedAt;
   /** This call's latency: the slow share's when the call is one of it (read live, as every option). */
@@ -155,32 +159,44 @@ export function serveVoiceAgentStream(
     await done;
     if (speaking?.controller === controller) speaking = null;
   };
+  const cancelReply = () => {
+    clearTimeout(replyTimer);
+    clearTimeout(audioWait);
+    [replyTimer, audioWait, replyAtAudioMs] = [undefined, undefined, null];
+  };
+  const reply = () => {
+    cancelReply();
+    void respond();
+  };
+  /** Replies once the caller's audio has reached the reply's audio time, or stopped coming. */
+  const awaitAudio = () => {
+    if (replyAtAudioMs === null || ear.audioMs() >= replyAtAudioMs) return reply();
+    const heard = ear.frames();
+    audioWait = setTimeout(() => {
+      // the sockets first: in a process that stalled, frames sent meanwhile are waiting to be read
+      setImmediate(() => {
+        if (replyAtAudioMs === null) return;
+        if (ear.frames() === heard) reply();
+        else awaitAudio();
+      });
+    }, AUDIO_WAIT_LIMIT_MS);
+  };
   /** Replies once `delayMs` have passed and the caller's audio reached `atAudioMs` (if given). */
   const respondIn = (delayMs: number, atAudioMs: number | null = null) => {
-    clearTimeout(replyTimer);
+    cancelReply();
     replyAtAudioMs = atAudioMs;
     replyTimer = setTimeout(
       () => {
         replyTimer = undefined;
-        if (replyAtAudioMs === null || ear.audioMs() >= replyAtAudioMs) {
-          replyAtAudioMs = null;
-          void respond();
-        }
+        awaitAudio();
       },
       Math.max(0, delayMs),
     );
     if (!silent()) voice(nextClinicTurn(callerTurns, behaviour().clinic).text);
   };
-  /** After audio arrives: the reply whose timer fired before its audio time is due now. */
+  /** After audio arrives: a reply waiting for it is due once it reaches the reply's audio time. */
   const replyIfAudioCaughtUp = () => {
-    if (replyTimer || replyAtAudioMs === null || ear.audioMs() < replyAtAudioMs) return;
-    replyAtAudioMs = null;
-    void respond();
-  };
-  const cancelReply = () => {
-    clearTimeout(replyTimer);
-    replyTimer = undefined;
-    replyAtAudioMs = null;
+    if (audioWait && replyAtAudioMs !== null && ear.audioMs() >= replyAtAudioMs) reply();
   };
 
   const addCallerTurn = (text: string) => {
@@ -201,7 +217,7 @@ export function serveVoiceAgentStream(
     notify('clear');
   };
 
-  const onCallerEnd = (audio: Int16Array, startMs: number, endMs: number) => {
+  const onCallerEnd = (audio: Int16Array, startMs: number, endMs: number, unsent: boolean) => {
     const text = registry.recognize(audio).join(' ');
     record.heard.push({ text, startMs, endMs });
     notify('heard');
@@ -214,7 +230,7 @@ export function serveVoiceAgentStream(
     if (text) addCallerTurn(text);
     mergeNext = false;
     // the reply starts `latencyMs` after the caller's speech ended, not after the VAD's hangover
-    respondIn(latency() - (ear.audioMs() - endMs), endMs + latency());
+    respondIn(latency() - (ear.audioMs() - endMs), unsent ? null : endMs + latency());
   };
 
   /** With talkOverCaller: once it has heard enough to guess the whole utterance, it answers at once. */

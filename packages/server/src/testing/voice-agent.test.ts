@@ -176,10 +176,25 @@ describe('voice agent double', () => {
     const platform = await call(agent);
     await until(agent, (s) => s.said[0]?.endMs != null);
     await platform.say(BOOK);
+    await until(agent, (s) => s.heard.length === 1);
     platform.hold(1500);
     const stream = await until(agent, (s) => s.said[1]?.endMs != null);
     expect(stream.heard.map((h) => h.text)).toEqual([BOOK]);
     expect(stream.said[1]!.heardMs - stream.heard[0]!.endMs).toBeGreaterThanOrEqual(600);
+  });
+
+  it('answers a platform that sends nothing between turns on the wall clock', async () => {
+    const agent = await startAgent({ latencyMs: 600 });
+    const platform = await call(agent);
+    await until(agent, (s) => s.said[0]?.endMs != null);
+    await platform.say(BOOK);
+    // no frame after the speech for 5 s: the ear hears the silence it was not sent, and the reply
+    // comes while nothing is sent (not once the frames are back)
+    const held = performance.now() + 5000;
+    platform.hold(5000);
+    const stream = await until(agent, (s) => s.said[1] !== undefined);
+    expect(performance.now()).toBeLessThan(held);
+    expect(stream.said[1]!.text).toBe(ASK_NAME);
   });
 
   it('yields to a caller who barges in: stops its audio and sends clear', async () => {

@@ -75,7 +75,8 @@ export interface VoiceAgentDoubleOptions {
   /**
    * From the end of the caller's speech (and from `start`, for the greeting) to its reply, in ms,
    * counted in the caller's audio as it arrives: when the platform's frames come late, the reply
-   * waits for them. @default 500
+   * waits for them (a platform that sends nothing between turns is answered on the wall clock).
+   * @default 500
    */
   latencyMs?: number;
   /**
