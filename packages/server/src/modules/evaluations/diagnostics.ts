@@ -20,14 +20,14 @@ const readState = async (
   workspaceId: string | undefined,
   now: Date,
 ) => {
-  const [workspaces, evaluations, importRows, allInFlight, globalCursor, dedupe] = await Promise.all([
-    repo.workspacesOf(trx, organizationId, workspaceId),
-    repo.activeEvaluations(trx, organizationId),
-    repo.pendingImportRows(trx, organizationId),
-    dispatcher.inFlight(trx, now),
-    repo.globalCursor(trx),
-    repo.dedupeActive(trx),
-  ]);
+  // one after the other: a transaction is one connection, which runs one query at a time (pg
+  // queues concurrent ones, and pg 9 refuses them)
+  const workspaces = await repo.workspacesOf(trx, organizationId, workspaceId);
+  const evaluations = await repo.activeEvaluations(trx, organizationId);
+  const importRows = await repo.pendingImportRows(trx, organizationId);
+  const allInFlight = await dispatcher.inFlight(trx, now);
+  const globalCursor = await repo.globalCursor(trx);
+  const dedupe = await repo.dedupeActive(trx);
   const orgInFlight = allInFlight.filter((row) => row.organization_id === organizationId);
   return {
     workspaces,

@@ -38,7 +38,9 @@ export const visibleMetrics = async (deps: Deps, ctx: RequestContext): Promise<M
  * other metric. `configured` once any policy was set (until a PUT sets none), dated by the last PUT.
  */
 export const loadPolicies = async (deps: Deps, ctx: RequestContext): Promise<EffectivePolicies> => {
-  const [metrics, rows] = await Promise.all([visibleMetrics(deps, ctx), repo.policyRows(deps.db, ctx)]);
+  // one after the other: `deps.db` may be a transaction (a suite run's settling), one connection
+  const metrics = await visibleMetrics(deps, ctx);
+  const rows = await repo.policyRows(deps.db, ctx);
   const configured = new Map(rows.map((row) => [row.metric_id, row]));
   const entries = keyByName(
     metrics.map((metric) => {
