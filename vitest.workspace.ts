@@ -121,8 +121,8 @@ export default defineConfig({
           isolate: false,
         },
       },
-      // after every other file (a group of their own), so no CPU-bound test delays their timers:
-      // these calls mostly wait on them (the group used under a core of the two)
+      // after every other file (a group of their own), so no CPU-bound test delays the timers
+      // their calls keep time by; the calls mostly wait on those timers, so three run at once
       ...onBothDatabases({
         ...server,
         test: {

@@ -230,7 +230,8 @@ export function serveVoiceAgentStream(
     if (text) addCallerTurn(text);
     mergeNext = false;
     // the reply starts `latencyMs` after the caller's speech ended, not after the VAD's hangover
-    respondIn(latency() - (ear.audioMs() - endMs), unsent ? null : endMs + latency());
+    const ms = latency();
+    respondIn(ms - (ear.audioMs() - endMs), unsent ? null : endMs + ms);
   };
 
   /** With talkOverCaller: once it has heard enough to guess the whole utterance, it answers at once. */

@@ -15,7 +15,7 @@ describe('suite runs over a Twilio Media Stream, with a caller who barges in', (
     const yielded = (who: string) => [
       {
         name: `${who} yields`,
-        metric_type: 'boolean',
+        metric_type: 'boolean' as const,
         custom_config: { voice_measure: 'yielded_on_barge_in' },
       },
     ];

@@ -1,5 +1,10 @@
 import { startVoiceAgentDouble, type VoiceAgentDouble } from '../../src/testing/voice-agent.js';
-import { makeRunnableSuite, runFinished, startRun } from '../factories/suite-runs.js';
+import {
+  makeRunnableSuite,
+  type RunnableSuiteOptions,
+  runFinished,
+  startRun,
+} from '../factories/suite-runs.js';
 import { createHarness, type Harness } from '../harness.js';
 import { startVoiceDoubles, type VoiceDoubles } from '../voice-doubles.js';
 
@@ -39,8 +44,8 @@ export const startVoiceCallWorld = async () => {
   /** A one-call voice run against `agent`, finished. */
   const runOnce = async (
     agent: VoiceAgentDouble,
-    personaFields: Record<string, unknown> = {},
-    metrics?: Array<Record<string, unknown>>,
+    personaFields: RunnableSuiteOptions['persona'] = {},
+    metrics?: RunnableSuiteOptions['metrics'],
   ) => {
     const { suite } = await makeRunnableSuite(h, h, {
       metrics,
