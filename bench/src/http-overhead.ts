@@ -3,10 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createVoiceEvalServer } from '@voice-eval/server';
 import express from 'express';
 import pino, { type Logger } from 'pino';
 import { json, type Load, measure, median, type Throughput } from './measure.js';
+import { importBuiltServer } from './server-process.js';
 
 const listen = (app: express.Express) =>
   new Promise<{ server: Server; url: string }>((resolve) => {
@@ -71,11 +71,39 @@ const essentialsApp = (
 /** The three servers of one database, each measured by one `Load`. */
 type Servers = { bare: Load; floor: Load; ours: Load };
 
-/** One run: one round of each server, in an order that rotates between runs so drift hits all three. */
+/** Slices of each run: every server is measured in this many slices, taken in turn with the others'. */
+const SLICES = 5;
+
+/** Consecutive slices of one server as one: throughput over their time, CPU over their requests. */
+const combine = (slices: Throughput[], seconds: number): Throughput => {
+  const requests = slices.reduce((n, t) => n + t.requests, 0);
+  return {
+    requests,
+    requestsPerSecond: requests / seconds,
+    p99Ms: Math.max(...slices.map((t) => t.p99Ms)),
+    non2xx: slices.reduce((n, t) => n + t.non2xx, 0),
+    errors: slices.reduce((n, t) => n + t.errors, 0),
+    serverCpuUs: slices.reduce((n, t) => n + t.serverCpuUs * t.requests, 0) / Math.max(1, requests),
+  };
+};
+
+/**
+ * One run: each server for its `seconds`, in {@link SLICES} slices taken in turn (bare, floor,
+ * ours, bare, …; the order rotates between slices and runs). A shared machine's speed drifts by a
+ * third over seconds (the same server, 2 s rounds back to back: 2,036 to 2,981 req/s): slices
+ * spread a slow stretch over all three, where one round each puts it on whichever ran then.
+ */
 const runOnce = async (servers: Servers, index: number) => {
-  const order = (['bare', 'floor', 'ours'] as const).map((_, i, all) => all[(i + index) % all.length]!);
+  const names = ['bare', 'floor', 'ours'] as const;
+  const slices: Record<keyof Servers, Throughput[]> = { bare: [], floor: [], ours: [] };
+  for (let s = 0; s < SLICES; s++) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(i + index + s) % names.length]!;
+      slices[name].push(await measure({ ...servers[name], seconds: servers[name].seconds / SLICES }));
+    }
+  }
   const figures = {} as Record<keyof Servers, Throughput>;
-  for (const name of order) figures[name] = await measure(servers[name]);
+  for (const name of names) figures[name] = combine(slices[name], servers[name].seconds);
   return figures;
 };
 
@@ -93,6 +121,7 @@ const startServers = async (
   seconds: number,
   connections: number,
 ) => {
+  const { createVoiceEvalServer } = await importBuiltServer();
   const ve = createVoiceEvalServer({
     nodeEnv: 'production',
     dataDir: mkdtempSync(join(tmpdir(), 'voice-eval-bench-')),

@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /**
  * The server package's folder, found through the package (its exported `package.json`), not a
@@ -77,4 +79,30 @@ export const firstOk = async (url: string, server: ServerProcess, intervalMs = 5
     if (ok) return performance.now();
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+};
+
+/** The newest change to a file under `dir` that goes into the build (tests excluded), as an mtime in ms. */
+const newestSource = (dir: string): number => {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || /\.test(-d)?\.ts$/.test(entry.name)) continue;
+    newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+};
+
+/**
+ * The server package's public API from its build (`dist/index.js`), as an app that installed it
+ * runs it, for the benches that measure the server in their own process. The sources run through
+ * tsx, which adds work to every function it compiles (`__name` on each closure made per request);
+ * throws when the build is missing or older than the sources.
+ */
+export const importBuiltServer = async (): Promise<typeof import('@voice-eval/server')> => {
+  const built = join(SERVER_DIR, 'dist/index.js');
+  if (!existsSync(built) || statSync(built).mtimeMs < newestSource(join(SERVER_DIR, 'src'))) {
+    throw new Error(
+      'this bench measures the build, which is missing or older than the sources: run pnpm build first',
+    );
+  }
+  return import(pathToFileURL(built).href);
 };
