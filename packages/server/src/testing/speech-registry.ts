@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { alignWords, EDGE_FRAMES } from './speech-align.js';
 import {
   clampTo,
@@ -139,11 +140,32 @@ const matchAt = (
   };
 };
 
+/** Recognitions remembered, most recent last: the same audio comes again in every call of a run. */
+const REMEMBERED_RESULTS = 256;
+
 /** Creates an empty registry. */
 export function createSpeechRegistry(): SpeechRegistry {
   const templates = new Map<string, Template>();
+  /**
+   * What each audio was recognised as, by its SHA-1, while the templates are the same: calls that
+   * play the same script send the same audio (a line's speech from one TTS cache, cut at the same
+   * frames), and matching it again costs tens of ms of a process that is also pacing audio frames.
+   */
+  const results = new Map<string, RecognizedUtterance[]>();
 
   const recognizeTimed = (pcm8k: Int16Array): RecognizedUtterance[] => {
+    const key = createHash('sha1')
+      .update(new Uint8Array(pcm8k.buffer, pcm8k.byteOffset, pcm8k.byteLength))
+      .digest('base64');
+    let found = results.get(key);
+    if (found) results.delete(key);
+    else found = match(pcm8k);
+    results.set(key, found);
+    if (results.size > REMEMBERED_RESULTS) results.delete(results.keys().next().value!);
+    return found.map((u) => ({ ...u }));
+  };
+
+  const match = (pcm8k: Int16Array): RecognizedUtterance[] => {
     const print = fingerprintOf(pcm8k);
     if (print.frames === 0) return [];
     const floors = floorsOf(print);
@@ -193,6 +215,7 @@ export function createSpeechRegistry(): SpeechRegistry {
         print: shift ? fingerprintOf(pcm8k.subarray(shift)) : print,
       }));
       templates.set(key, { text, words, phases, spans: wordSpansOf(words, print) });
+      results.clear();
     },
     recognize: (pcm8k) => recognizeTimed(pcm8k).map((u) => u.text),
     recognizeTimed,

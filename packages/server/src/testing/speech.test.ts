@@ -199,4 +199,16 @@ describe('createSpeechRegistry', () => {
     own.remember('Hello there.', synthesizeSpeech('Hello there.', { voice: 'onyx' }));
     expect(own.size()).toBe(2);
   });
+
+  it('answers the same audio alike again, and anew once it remembers more', () => {
+    const own = createSpeechRegistry();
+    const audio = say('My name is Alex Morgan.');
+    own.remember('Hello there.', say('Hello there.'));
+    expect(own.recognize(audio)).toEqual([]);
+    own.remember('My name is Alex Morgan.', audio);
+    const first = own.recognizeTimed(audio);
+    expect(first.map((u) => u.text)).toEqual(['My name is Alex Morgan.']);
+    first[0]!.text = 'changed by the caller';
+    expect(own.recognizeTimed(audio.slice())).toEqual([{ ...first[0], text: 'My name is Alex Morgan.' }]);
+  });
 });
