@@ -38,4 +38,27 @@ describe('createFrameAnalyser', () => {
   it('reports silence as the floor level with no voicing', () => {
     expect(lastFrame(new Int16Array(480))).toEqual({ energyDbfs: -120, voicing: 0, zeroCrossings: 0 });
   });
+
+  it('tells whether a frame reaches a voicing level as the full measure does, stopping early', () => {
+    const random = createRandom(5);
+    // the buzz fading into noise and back: frames all over the voicing range
+    const pcm = Int16Array.from({ length: 16_000 }, (_, n) => {
+      const fade = Math.abs(Math.sin((Math.PI * n) / 8000));
+      return Math.round(buzz[n % buzz.length]! * fade + (random.next() - 0.5) * 1500);
+    });
+    const analyser = createFrameAnalyser(8000, 160);
+    const levels: number[] = [];
+    for (const frame of toFrames(pcm, 8000)) {
+      analyser.levels(frame);
+      const full = analyser.voicing();
+      levels.push(full);
+      for (const enough of [0.3, 0.6, 0.9]) {
+        const early = analyser.voicing(enough);
+        expect(early >= enough).toBe(full >= enough);
+        expect(early).toBeLessThanOrEqual(full);
+      }
+    }
+    expect(Math.min(...levels)).toBeLessThan(0.3);
+    expect(Math.max(...levels)).toBeGreaterThan(0.9);
+  });
 });

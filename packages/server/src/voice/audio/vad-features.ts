@@ -18,7 +18,10 @@ const PITCH_MAX_HZ = 400;
 
 /**
  * A stateful per-frame analyser: high-passes the stream and, for each frame, measures its energy
- * and its periodicity against the previous frame (so lags up to a 60 Hz period fit).
+ * and its periodicity against the previous frame (so lags up to a 60 Hz period fit). The
+ * periodicity, a correlation at every pitch lag, is most of the cost: `levels` measures the rest,
+ * and `voicing` the periodicity of the frame `levels` last took, for a caller that needs it only
+ * when the level already qualifies.
  */
 export const createFrameAnalyser = (sampleRate: number, frameLength: number) => {
   const sections = [
@@ -30,20 +33,26 @@ export const createFrameAnalyser = (sampleRate: number, frameLength: number) => 
   const maxLag = Math.min(frameLength, Math.round(sampleRate / PITCH_MIN_HZ));
   // The previous frame then the current one, high-passed.
   const window = new Float64Array(2 * frameLength);
+  /** The current frame's energy; 0 when it is silence (no voicing). */
+  let frameEnergy = 0;
 
-  const voicing = (frameEnergy: number): number => {
+  /** The frame's voicing; it stops at the first lag that reaches `enough` (a caller testing a threshold needs no more). */
+  const voicing = (enough = 1): number => {
+    if (frameEnergy === 0) return 0;
+    // the lagged frame's energy, slid one sample per lag instead of summed again
+    let laggedEnergy = 0;
+    for (let n = frameLength - minLag; n < 2 * frameLength - minLag; n++) laggedEnergy += window[n]! ** 2;
     let best = 0;
     for (let lag = minLag; lag <= maxLag; lag++) {
-      let cross = 0;
-      let laggedEnergy = 0;
-      for (let n = frameLength; n < 2 * frameLength; n++) {
-        const lagged = window[n - lag]!;
-        cross += window[n]! * lagged;
-        laggedEnergy += lagged * lagged;
+      if (lag > minLag) {
+        laggedEnergy += window[frameLength - lag]! ** 2 - window[2 * frameLength - lag]! ** 2;
       }
+      let cross = 0;
+      for (let n = frameLength; n < 2 * frameLength; n++) cross += window[n]! * window[n - lag]!;
       // A frame after silence correlates with nothing; tiny energies would only divide rounding noise.
       if (laggedEnergy > frameEnergy * 1e-3)
         best = Math.max(best, cross / Math.sqrt(frameEnergy * laggedEnergy));
+      if (best >= enough) break;
     }
     return Math.min(1, best);
   };
@@ -55,23 +64,32 @@ export const createFrameAnalyser = (sampleRate: number, frameLength: number) => 
     return count / (frameLength - 1);
   };
 
+  /** The frame's level and zero crossings; its voicing is {@link voicing}'s. */
+  const levels = (frame: Int16Array): Omit<FrameFeatures, 'voicing'> => {
+    window.copyWithin(0, frameLength);
+    let energy = 0;
+    for (let n = 0; n < frameLength; n++) {
+      const y = filter(frame[n]!);
+      window[frameLength + n] = y;
+      energy += y * y;
+    }
+    const db = Math.max(SILENCE_DBFS, 10 * Math.log10(energy / frameLength / (32768 * 32768)));
+    // Below SILENCE_DBFS what is left is the filter's decaying tail, not a signal.
+    frameEnergy = db === SILENCE_DBFS ? 0 : energy;
+    return { energyDbfs: db, zeroCrossings: frameEnergy === 0 ? 0 : zeroCrossings() };
+  };
+
   return {
+    levels,
+    voicing,
     analyse: (frame: Int16Array): FrameFeatures => {
-      window.copyWithin(0, frameLength);
-      let energy = 0;
-      for (let n = 0; n < frameLength; n++) {
-        const y = filter(frame[n]!);
-        window[frameLength + n] = y;
-        energy += y * y;
-      }
-      const db = Math.max(SILENCE_DBFS, 10 * Math.log10(energy / frameLength / (32768 * 32768)));
-      // Below SILENCE_DBFS what is left is the filter's decaying tail, not a signal.
-      if (db === SILENCE_DBFS) return { energyDbfs: db, voicing: 0, zeroCrossings: 0 };
-      return { energyDbfs: db, voicing: voicing(energy), zeroCrossings: zeroCrossings() };
+      const { energyDbfs, zeroCrossings } = levels(frame);
+      return { energyDbfs, voicing: voicing(), zeroCrossings };
     },
     reset: () => {
       filter = createFilter(sections);
       window.fill(0);
+      frameEnergy = 0;
     },
   };
 };

@@ -99,10 +99,12 @@ export const createVad = (options: VadOptions = {}) => {
   };
 
   const classify = (frame: Int16Array) => {
-    const { energyDbfs, voicing, zeroCrossings } = analyser.analyse(frame);
+    const { energyDbfs, zeroCrossings } = analyser.levels(frame);
     noise.hear(energyDbfs);
     const threshold = Math.max(noise.floor() + thresholdDb, minLevelDbfs);
-    const isVoiced = energyDbfs > threshold && voicing >= VOICING && zeroCrossings <= MAX_ZERO_CROSSINGS;
+    // voicing (a correlation at every pitch lag) last: measured only for a frame loud enough to count
+    const isVoiced =
+      energyDbfs > threshold && zeroCrossings <= MAX_ZERO_CROSSINGS && analyser.voicing(VOICING) >= VOICING;
     // Unvoiced frames could as well be a burst of the background: they must clear its typical level too.
     const isActive = isVoiced || energyDbfs > Math.max(threshold, noise.typical() + edgeMarginDb);
     if (!inUtterance && !isVoiced) noise.hearBackground(energyDbfs);
