@@ -34,8 +34,9 @@ export const encodeMulaw = (pcm: Int16Array): Uint8Array => {
 /** Decodes G.711 μ-law bytes to 16-bit linear PCM (at most ±32124). */
 export const decodeMulaw = (bytes: Uint8Array): Int16Array => {
   const pcm = new Int16Array(bytes.length);
-  bytes.forEach((code, i) => {
+  for (let i = 0; i < bytes.length; i++) {
+    const code = bytes[i]!;
     pcm[i] = DECODE_TABLE[code]!;
-  });
+  }
   return pcm;
 };

@@ -16,19 +16,6 @@ export type FramePacerOptions = {
 
 const nextCheckPhase = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-
 /**
  * Real-time ticks for sending frames: tick k is due at t0 + k × frameMs, t0 being the first
  * `next()` call, on an absolute schedule so delays never accumulate (a late tick is followed by
@@ -37,13 +24,29 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
  * while the process was held up is seen between the catch-up frames, not after all of them.
  */
 export const createFramePacer = (options: FramePacerOptions = {}) => {
-  const {
-    frameMs = FRAME_MS,
-    now = () => performance.now(),
-    wait = sleep,
-    signal,
-    yieldToIo = nextCheckPhase,
-  } = options;
+  const { frameMs = FRAME_MS, now = () => performance.now(), signal, yieldToIo = nextCheckPhase } = options;
+  // the default wait: one timer at a time (ticks wait for each other), and one abort listener for
+  // the pacer's life rather than one added and removed per tick
+  let sleeping: { timer: NodeJS.Timeout; reject: (reason: unknown) => void } | null = null;
+  signal?.addEventListener(
+    'abort',
+    () => {
+      if (!sleeping) return;
+      clearTimeout(sleeping.timer);
+      sleeping.reject(signal.reason);
+      sleeping = null;
+    },
+    { once: true },
+  );
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        sleeping = null;
+        resolve();
+      }, ms);
+      sleeping = { timer, reject };
+    });
+  const wait = options.wait ?? sleep;
   let start: number | null = null;
   let tick = 0;
   /** Resolves at `due` (at once, after pending I/O, when late) with the lateness. */

@@ -13,6 +13,14 @@ describe('parseAgentMessage', () => {
     expect(parseAgentMessage(JSON.stringify(clear))).toEqual({ ok: true, message: clear });
   });
 
+  it('keeps only the known keys of a media message, as of every other', () => {
+    const media = { event: 'media', streamSid, media: { payload: 'AAAA', track: 'outbound' }, extra: 1 };
+    expect(parseAgentMessage(JSON.stringify(media))).toEqual({
+      ok: true,
+      message: { event: 'media', streamSid, media: { payload: 'AAAA' } },
+    });
+  });
+
   it('gives a reason for anything else, never throws', () => {
     const cases: Array<[string, RegExp]> = [
       ['{', /not JSON/],
@@ -24,6 +32,9 @@ describe('parseAgentMessage', () => {
       [JSON.stringify({ event: 'clear' }), /streamSid/],
       [JSON.stringify({ event: 'media', streamSid, media: { payload: 42 } }), /media\.payload/],
       [JSON.stringify({ event: 'media', streamSid, media: { payload: 'ab=c' } }), /base64/],
+      [JSON.stringify({ event: 'media', streamSid: '', media: { payload: 'AAAA' } }), /streamSid/],
+      [JSON.stringify({ event: 'media', streamSid, media: [] }), /media/],
+      [JSON.stringify({ event: 'media', streamSid }), /media/],
     ];
     for (const [raw, reason] of cases) {
       const parsed = parseAgentMessage(raw);

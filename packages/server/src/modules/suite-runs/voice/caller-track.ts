@@ -45,8 +45,11 @@ export const createCallerTrack = (options: {
   let stopped = false;
   const lateness: number[] = [];
 
+  // one frame's buffers, filled again each tick: the recorder and the μ-law encoder copy out of them
+  const out = new Int16Array(frame);
+  const slice = new Int16Array(frame);
   const nextFrame = (atMs: number): Int16Array => {
-    const out = new Int16Array(frame);
+    out.fill(0);
     const current = queue[0];
     if (current) {
       current.startMs ??= atMs;
@@ -64,7 +67,6 @@ export const createCallerTrack = (options: {
     }
     if (options.noise) {
       const { pcm, gain } = options.noise;
-      const slice = new Int16Array(frame);
       for (let i = 0; i < frame; i++) slice[i] = pcm[(noiseAt + i) % pcm.length]!;
       noiseAt = (noiseAt + frame) % pcm.length;
       mixInto(out, slice, gain);
