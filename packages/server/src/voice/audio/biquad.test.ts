@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sine } from '../../../test/fixtures/audio/signals.js';
-import { biquad, createFilter } from './biquad.js';
+import { biquad, createBlockFilter, createFilter } from './biquad.js';
 import { rmsDbfs } from './levels.js';
 
 /** Gain in dB of a filter cascade for a steady tone (after the start-up transient). */
@@ -26,5 +26,22 @@ describe('biquad', () => {
     const bandpass = [biquad('bandpass', 8000, 1000, 2)];
     expect(gainAt(bandpass, 1000)).toBeCloseTo(0, 1);
     expect(gainAt(bandpass, 250)).toBeLessThan(-12);
+  });
+
+  it('filters a stream alike sample by sample and in blocks of any size', () => {
+    const sections = [biquad('highpass', 8000, 200), biquad('highpass', 8000, 200)];
+    const tone = sine(440, 8000, 1000);
+    const one = createFilter(sections);
+    const expected = Float64Array.from(tone, (x) => one(x));
+    const block = createBlockFilter(sections);
+    const out = new Float64Array(tone.length);
+    for (const [from, to] of [
+      [0, 160],
+      [160, 163],
+      [163, 1000],
+    ] as const)
+      block(tone.subarray(from, to), out, from);
+    expect(out).toEqual(expected);
+    expect(Math.max(...out.map(Math.abs))).toBeGreaterThan(1000);
   });
 });

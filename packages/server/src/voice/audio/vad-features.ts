@@ -1,4 +1,4 @@
-import { biquad, createFilter } from './biquad.js';
+import { biquad, createBlockFilter } from './biquad.js';
 import { SILENCE_DBFS } from './levels.js';
 
 /** What the VAD looks at in one frame. */
@@ -28,7 +28,7 @@ export const createFrameAnalyser = (sampleRate: number, frameLength: number) => 
     biquad('highpass', sampleRate, HIGH_PASS_HZ),
     biquad('highpass', sampleRate, HIGH_PASS_HZ),
   ];
-  let filter = createFilter(sections);
+  let filter = createBlockFilter(sections);
   const minLag = Math.round(sampleRate / PITCH_MAX_HZ);
   const maxLag = Math.min(frameLength, Math.round(sampleRate / PITCH_MIN_HZ));
   // The previous frame then the current one, high-passed.
@@ -67,12 +67,9 @@ export const createFrameAnalyser = (sampleRate: number, frameLength: number) => 
   /** The frame's level and zero crossings; its voicing is {@link voicing}'s. */
   const levels = (frame: Int16Array): Omit<FrameFeatures, 'voicing'> => {
     window.copyWithin(0, frameLength);
+    filter(frame, window, frameLength);
     let energy = 0;
-    for (let n = 0; n < frameLength; n++) {
-      const y = filter(frame[n]!);
-      window[frameLength + n] = y;
-      energy += y * y;
-    }
+    for (let n = frameLength; n < 2 * frameLength; n++) energy += window[n]! * window[n]!;
     const db = Math.max(SILENCE_DBFS, 10 * Math.log10(energy / frameLength / (32768 * 32768)));
     // Below SILENCE_DBFS what is left is the filter's decaying tail, not a signal.
     frameEnergy = db === SILENCE_DBFS ? 0 : energy;
@@ -87,7 +84,7 @@ export const createFrameAnalyser = (sampleRate: number, frameLength: number) => 
       return { energyDbfs, voicing: voicing(), zeroCrossings };
     },
     reset: () => {
-      filter = createFilter(sections);
+      filter = createBlockFilter(sections);
       window.fill(0);
       frameEnergy = 0;
     },

@@ -13,7 +13,11 @@ export type AgentEvent =
   | { kind: 'timeout'; message: string }
   | { kind: 'cancelled' };
 
-const POLL_MS = 10;
+/**
+ * How often a wait looks again when nothing wakes it. The stream's clock moves only on the
+ * caller's ticks, which wake it (`tick`), as the agent's events do; this is only the backstop.
+ */
+const POLL_MS = 200;
 
 /**
  * The agent's side as events the engine can wait for: utterances in the order they ended, the
@@ -53,6 +57,8 @@ export const turnWaiter = () => {
       poke();
     },
     isClosed: () => closed !== null,
+    /** The stream's clock moved (a caller frame went out): waits on it look again. */
+    tick: poke,
 
     /** The next agent event after the caller stopped speaking at `sinceMs` (stream time). */
     nextUtterance: async (options: {

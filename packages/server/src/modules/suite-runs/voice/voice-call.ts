@@ -96,7 +96,10 @@ export const runVoiceCall = async (
     recorder,
     noise: parties.noise,
     signal: stop,
-    onTick: (nowMs) => agent.advanceTo(nowMs),
+    onTick: (nowMs) => {
+      agent.advanceTo(nowMs);
+      waiter.tick();
+    },
   });
   // the agent's audio is placed on the caller's timeline (the frames sent so far), the one the
   // caller's speech and the agent's own ears are on: a tick the event loop delayed moves both alike
@@ -107,6 +110,8 @@ export const runVoiceCall = async (
     agent.clear();
   });
   session.onClose((info) => waiter.closed(info));
+  // a stopped call's caller ticks no more: its waits must still look again
+  stop.addEventListener('abort', () => waiter.tick(), { once: true });
 
   const turns: TranscriptTurn[] = [];
   const spoken: Array<{ speaker: 'agent' | 'caller'; text: string }> = [];
