@@ -48,4 +48,15 @@ describe('createStereoRecorder', () => {
     expect(() => recorder.agent(-1, Int16Array.of(1))).toThrow(RangeError);
     expect(() => recorder.caller(Number.NaN, Int16Array.of(1))).toThrow(RangeError);
   });
+
+  it('lends the agent track as written, silence past it, without lengthening the recording', () => {
+    const recorder = createStereoRecorder();
+    recorder.agent(1, Int16Array.of(5, 6)); // samples 8 and 9
+    expect(recorder.agentSamples(12)).toEqual(Int16Array.of(0, 0, 0, 0, 0, 0, 0, 0, 5, 6, 0, 0));
+    expect(recorder.agentSamples(9)).toEqual(Int16Array.of(0, 0, 0, 0, 0, 0, 0, 0, 5));
+    expect(recorder.durationMs()).toBe(10 / 8);
+    recorder.agent(1.5, Int16Array.of(1)); // sample 12, after the silence lent
+    expect(recorder.agentSamples(13).subarray(8)).toEqual(Int16Array.of(5, 6, 0, 0, 1));
+    expect(decodeWav(recorder.toWav()).channels[0]).toEqual(recorder.agentSamples(13));
+  });
 });

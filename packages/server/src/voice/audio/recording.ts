@@ -4,15 +4,18 @@ import { encodeWav } from './wav.js';
 const createTrack = () => {
   let samples = new Int16Array(0);
   let length = 0;
+  /** Room for `end` samples, silence past what was written. */
+  const reserve = (end: number) => {
+    if (end <= samples.length) return;
+    const grown = new Int16Array(Math.max(end, samples.length * 2));
+    grown.set(samples);
+    samples = grown;
+  };
   return {
     /** Adds `pcm` from sample `at` on, saturating where it overlaps audio already written. */
     write: (at: number, pcm: Int16Array): void => {
       const end = at + pcm.length;
-      if (end > samples.length) {
-        const grown = new Int16Array(Math.max(end, samples.length * 2));
-        grown.set(samples);
-        samples = grown;
-      }
+      reserve(end);
       for (let i = 0; i < pcm.length; i++) {
         const sum = samples[at + i]! + pcm[i]!;
         samples[at + i] = sum > 32767 ? 32767 : sum < -32768 ? -32768 : sum;
@@ -20,6 +23,11 @@ const createTrack = () => {
       length = Math.max(length, end);
     },
     length: () => length,
+    /** The first `end` samples (silence past what was written): a view, valid until the next write. */
+    upTo: (end: number): Int16Array => {
+      reserve(end);
+      return samples.subarray(0, end);
+    },
     /** The track padded with silence to `total` samples. */
     padded: (total: number): Int16Array => {
       const out = new Int16Array(total);
@@ -46,6 +54,11 @@ export const createStereoRecorder = (sampleRate = 8000) => {
   return {
     /** Writes the agent's audio starting `atMs` milliseconds into the call. */
     agent: (atMs: number, pcm: Int16Array): void => agent.write(sampleAt(atMs), pcm),
+    /**
+     * The agent track's first `end` samples, silence past what was written: a view, valid until
+     * the next write (the agent's side reads its own audio here rather than keep a second copy).
+     */
+    agentSamples: (end: number): Int16Array => agent.upTo(end),
     /** Writes the caller's audio starting `atMs` milliseconds into the call. */
     caller: (atMs: number, pcm: Int16Array): void => caller.write(sampleAt(atMs), pcm),
     /** Length of the recording so far (the later of the two tracks' ends), ms. */

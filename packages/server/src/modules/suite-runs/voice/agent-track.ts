@@ -39,8 +39,7 @@ export const createAgentTrack = (options: {
   const frame = samplesPerFrame(RATE);
   const vad = createVad({ sampleRate: RATE });
   const segments: Segment[] = [];
-  // every sample of the timeline so far (agents' calls are minutes long: a few MB at most)
-  let audio = new Int16Array(RATE * 60);
+  // samples on the timeline so far: the recorder's agent channel holds them (silence where none was written)
   let length = 0;
   // where the agent's last audio ends (none yet): `length` unless silence has been laid after it
   let audioEnd = Number.NEGATIVE_INFINITY;
@@ -56,22 +55,17 @@ export const createAgentTrack = (options: {
    * found as a recording of the call finds them (`speechEdges`), so both measure alike.
    */
   const refine = (fromMs: number, toMs: number): AgentUtterance => {
-    const edges = speechEdges(audio.subarray(0, length), RATE, { startMs: fromMs, endMs: toMs });
+    const audio = options.recorder.agentSamples(length);
+    const edges = speechEdges(audio, RATE, { startMs: fromMs, endMs: toMs });
     const pcm = audio.slice(Math.round(edges.startMs * PER_MS), Math.round(edges.endMs * PER_MS));
     return { ...edges, pcm };
   };
 
-  const append = (samples: Int16Array | number) => {
-    const n = typeof samples === 'number' ? samples : samples.length;
-    if (length + n > audio.length) {
-      const grown = new Int16Array(Math.max(audio.length * 2, length + n));
-      grown.set(audio.subarray(0, length));
-      audio = grown;
-    }
-    if (typeof samples === 'number') audio.fill(0, length, length + n);
-    else audio.set(samples, length);
+  /** Extends the timeline by `n` samples (written to the recorder already, or silence) and hears them. */
+  const append = (n: number) => {
     length += n;
     for (; analysed + frame <= length; analysed += frame) {
+      const audio = options.recorder.agentSamples(analysed + frame);
       const { event, boundaryMs } = vad.push(audio.subarray(analysed, analysed + frame));
       if (event === 'start') {
         startMs = boundaryMs ?? analysed / PER_MS;
@@ -98,7 +92,7 @@ export const createAgentTrack = (options: {
       if (length >= until) break;
       const pcm = head.pcm.subarray(0, until - length);
       options.recorder.agent(length / PER_MS, pcm);
-      append(pcm);
+      append(pcm.length);
       audioEnd = length;
       if (pcm.length === head.pcm.length) queue.shift();
       else queue[0] = { pcm: head.pcm.subarray(pcm.length) };
@@ -153,7 +147,8 @@ export const createAgentTrack = (options: {
     /** Ends an utterance still open when the stream ends (the agent hung up mid-sentence). */
     flush: () => {
       if (startMs === null) return;
-      segments.push(speechEdges(audio.subarray(0, length), RATE, { startMs, endMs: length / PER_MS }));
+      const audio = options.recorder.agentSamples(length);
+      segments.push(speechEdges(audio, RATE, { startMs, endMs: length / PER_MS }));
       startMs = null;
     },
   };
