@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -81,28 +81,21 @@ export const firstOk = async (url: string, server: ServerProcess, intervalMs = 5
   }
 };
 
-/** The newest change to a file under `dir` that goes into the build (tests excluded), as an mtime in ms. */
-const newestSource = (dir: string): number => {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || /\.test(-d)?\.ts$/.test(entry.name)) continue;
-    newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-};
-
 /**
  * The server package's public API from its build (`dist/index.js`), as an app that installed it
  * runs it, for the benches that measure the server in their own process. The sources run through
  * tsx, which adds work to every function it compiles (`__name` on each closure made per request);
- * throws when the build is missing or older than the sources.
+ * throws when the build is missing or older than its sources (the check `pnpm start` makes).
  */
 export const importBuiltServer = async (): Promise<typeof import('@voice-eval/server')> => {
+  const freshness: { staleInput: () => { sources: string } | undefined } = await import(
+    pathToFileURL(join(SERVER_DIR, 'scripts/build-freshness.js')).href
+  );
   const built = join(SERVER_DIR, 'dist/index.js');
-  if (!existsSync(built) || statSync(built).mtimeMs < newestSource(join(SERVER_DIR, 'src'))) {
+  const stale = existsSync(built) ? freshness.staleInput() : { sources: SERVER_DIR };
+  if (stale)
     throw new Error(
-      'this bench measures the build, which is missing or older than the sources: run pnpm build first',
+      `this bench measures the build, older than ${stale.sources} or missing: run pnpm build first`,
     );
-  }
   return import(pathToFileURL(built).href);
 };

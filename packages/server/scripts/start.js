@@ -3,32 +3,9 @@
 // built output when `pnpm build` made one that is up to date with the sources, so a start does not
 // compile TypeScript; otherwise from the sources through tsx, as bin/voice-eval.js does in the
 // workspace. The first argument names the command (`serve` without one); the rest go to it.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { register } from 'node:module';
-import { fileURLToPath } from 'node:url';
-
-const at = (path) => fileURLToPath(new URL(path, import.meta.url));
-const built = at('../dist/cli.js');
-// what the server's bundle is built from: its sources and the contract's (imported from its dist)
-const inputs = [
-  { sources: at('../src'), output: built },
-  { sources: at('../../../contract/src'), output: at('../../../contract/dist/index.js') },
-];
-
-const newestSource = (dir) => {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || /\.test(-d)?\.ts$/.test(entry.name)) continue;
-    newest = Math.max(newest, statSync(`${entry.parentPath ?? entry.path}/${entry.name}`).mtimeMs);
-  }
-  return newest;
-};
-
-const staleInput = () =>
-  inputs.find(
-    ({ sources, output }) =>
-      existsSync(sources) && (!existsSync(output) || statSync(output).mtimeMs < newestSource(sources)),
-  );
+import { BUILT_CLI as built, staleInput } from './build-freshness.js';
 
 const COMMANDS = ['serve', 'demo'];
 const given = process.argv.slice(2);

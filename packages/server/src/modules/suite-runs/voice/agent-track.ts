@@ -64,8 +64,9 @@ export const createAgentTrack = (options: {
   /** Extends the timeline by `n` samples (written to the recorder already, or silence) and hears them. */
   const append = (n: number) => {
     length += n;
+    // nothing below writes to the recorder, so one view serves the whole loop
+    const audio = options.recorder.agentSamples(length);
     for (; analysed + frame <= length; analysed += frame) {
-      const audio = options.recorder.agentSamples(analysed + frame);
       const { event, boundaryMs } = vad.push(audio.subarray(analysed, analysed + frame));
       if (event === 'start') {
         startMs = boundaryMs ?? analysed / PER_MS;
